@@ -1,0 +1,90 @@
+package io.github.distributedlock.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Runs the annotated method while holding a distributed lock in Redis, so that at most one caller at a
+ * time, across every instance of the application, runs it for the same lock key.
+ * <p>
+ * Works on methods of Spring beans called through their proxy, like {@code @Transactional}: a call from
+ * inside the same object ({@code this.pay(...)}) is not locked. The lock is taken outside any
+ * {@code @Transactional} of the same method, so it is released only after the transaction has committed
+ * (see {@code distributed-lock.advisor-order}). It may be used as a meta-annotation.
+ * <p>
+ * Redis key of the lock: {@code <key-prefix><name>} when {@link #key()} is empty, otherwise
+ * {@code <key-prefix><name>:<key value>}. The same identity is used by
+ * {@link io.github.distributedlock.core.DistributedLockTemplate}: {@code template.execute("order:42", ...)}
+ * and {@code @DistributedLock(name = "order", key = "#id")} called with {@code 42} are one lock.
+ * <pre class="code">
+ * &#64;DistributedLock(name = "order", key = "#order.id", lease = "30s", acquireTimeout = "5s")
+ * public void pay(Order order) { ... }
+ * </pre>
+ *
+ * @see io.github.distributedlock.core.DistributedLockTemplate
+ */
+@Target({ ElementType.METHOD, ElementType.ANNOTATION_TYPE })
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@Documented
+public @interface DistributedLock {
+
+	/**
+	 * Lock name, the first part of the lock key. Empty (the default) means
+	 * {@code SimpleClassName.methodName} of the target class.
+	 * @return the lock name, or empty for the default
+	 */
+	String name() default "";
+
+	/**
+	 * SpEL expressions over the method's arguments whose values complete the lock key, such as
+	 * {@code "#order.id"}, {@code "#p0"}, {@code "#root.method.name"} or {@code "@tenant.id()"}.
+	 * Empty (the default) means the name alone. Several expressions lock every resulting key (multi-key):
+	 * all are acquired in one fixed order, so calls naming the same keys never deadlock, and all are released.
+	 * An expression that fails or evaluates to {@code null} or an empty string is an error and the method
+	 * does not run.
+	 * @return the key expressions
+	 */
+	String[] key() default {};
+
+	/**
+	 * Kind of lock.
+	 * @return the lock type, {@link LockType#REENTRANT} by default
+	 */
+	LockType type() default LockType.REENTRANT;
+
+	/**
+	 * Lease: how long the lock lives in Redis without renewal, as a duration such as {@code "30s"},
+	 * {@code "500ms"}, {@code "PT1M"} (a bare number means milliseconds), may be a {@code ${placeholder}}.
+	 * Must be positive; with {@link #autoRenew()} at least 100 ms. Empty (the default) means
+	 * {@code distributed-lock.lease}.
+	 * @return the lease, or empty for the configured default
+	 */
+	String lease() default "";
+
+	/**
+	 * How long to wait for the lock, in the same format as {@link #lease()}; {@code "0"} tries once and
+	 * does not wait. Empty (the default) means {@code distributed-lock.acquire-timeout}.
+	 * @return the acquire timeout, or empty for the configured default
+	 */
+	String acquireTimeout() default "";
+
+	/**
+	 * Whether to keep extending the lease while the method runs (the watchdog renews it every lease/3).
+	 * With {@code false} the lease is a hard limit: when it runs out the lock is lost, and the method's
+	 * return is replaced by a {@link io.github.distributedlock.core.LockLostException}.
+	 * @return whether the lease is renewed, {@code true} by default
+	 */
+	boolean autoRenew() default true;
+
+	/**
+	 * What to do when the lock is not acquired within the acquire timeout.
+	 * @return {@link OnLockFailure#THROW} by default
+	 */
+	OnLockFailure onFailure() default OnLockFailure.THROW;
+
+}

@@ -1,0 +1,43 @@
+package io.github.distributedlock.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.annotation.OnLockFailure;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.expression.AnnotatedElementKey;
+import org.springframework.expression.Expression;
+
+/**
+ * A {@code @DistributedLock} annotation resolved for one method of one target class: placeholders resolved,
+ * durations parsed and checked, key expressions parsed. Built once per method and cached.
+ *
+ * @param description the method as named in error messages, such as {@code OrderService.pay(Order)}
+ * @param method the most specific method, whose parameter names the expressions see
+ * @param methodKey the cache key of the expressions
+ * @param name the lock name
+ * @param keySources the key expressions as written
+ * @param keys the parsed key expressions, in the order written
+ * @param type the lock type
+ * @param lease the lease, or {@code null} for the template's default
+ * @param acquireTimeout the acquire timeout, or {@code null} for the template's default
+ * @param autoRenew whether the lease is renewed
+ * @param onFailure what to do when not acquired
+ */
+record LockOperation(String description, Method method, AnnotatedElementKey methodKey, String name,
+		List<String> keySources, List<Expression> keys, LockType type, @Nullable Duration lease,
+		@Nullable Duration acquireTimeout, boolean autoRenew, OnLockFailure onFailure) {
+
+	/**
+	 * What a skipped call returns: an empty {@link Optional} for methods declared to return one, else
+	 * {@code null}.
+	 */
+	@Nullable Object skippedResult() {
+		return (this.method.getReturnType() == Optional.class) ? Optional.empty() : null;
+	}
+
+}

@@ -1,0 +1,100 @@
+package io.github.distributedlock.autoconfigure;
+
+import io.github.distributedlock.aop.DistributedLockAdvisor;
+import io.github.distributedlock.aop.DistributedLockInterceptor;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.redis.RedisLockClient;
+
+import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+
+/**
+ * Auto-configuration of distributed locks on Redis: a {@link RedisLockClient} on the application's
+ * {@link RedisConnectionFactory}, a {@link DistributedLockTemplate}, and the advisor that runs
+ * {@code @DistributedLock} methods under their lock. Every bean backs off when the application defines its
+ * own; {@code distributed-lock.enabled=false} turns it all off.
+ */
+@AutoConfiguration(after = DataRedisAutoConfiguration.class)
+@ConditionalOnClass({ RedisConnectionFactory.class, RedisMessageListenerContainer.class })
+@ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DistributedLockProperties.class)
+public final class DistributedLockAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(LockClient.class)
+	@ConditionalOnBean(RedisConnectionFactory.class)
+	RedisLockClient distributedLockClient(RedisConnectionFactory connectionFactory,
+			DistributedLockProperties properties) {
+		return new RedisLockClient(connectionFactory, properties.getKeyPrefix());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LockClient.class)
+	DistributedLockTemplate distributedLockTemplate(LockClient lockClient, DistributedLockProperties properties) {
+		return new DistributedLockTemplate(lockClient, properties.getLease(), properties.getAcquireTimeout());
+	}
+
+	/**
+	 * The advisor and its interceptor. Advisors are created early, by the auto-proxy creator, so they reach
+	 * the template lazily instead of creating the Redis beans with them.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@Import(AutoProxyCreatorRegistrar.class)
+	static class DistributedLockAdvisorConfiguration {
+
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		@ConditionalOnMissingBean
+		static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<DistributedLockTemplate> template) {
+			return new DistributedLockInterceptor(template::getObject);
+		}
+
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		@ConditionalOnMissingBean
+		static DistributedLockAdvisor distributedLockAdvisor(DistributedLockInterceptor distributedLockInterceptor,
+				Environment environment) {
+			// read from the Environment: binding the properties bean this early would skip its post-processing
+			int order = environment.getProperty("distributed-lock.advisor-order", Integer.class,
+					DistributedLockProperties.DEFAULT_ADVISOR_ORDER);
+			return new DistributedLockAdvisor(distributedLockInterceptor, order);
+		}
+
+	}
+
+	/**
+	 * Makes sure an auto-proxy creator exists (as {@code @EnableTransactionManagement} does), also when
+	 * Spring Boot's AOP auto-configuration is switched off; an existing one is kept or upgraded.
+	 */
+	static class AutoProxyCreatorRegistrar implements ImportBeanDefinitionRegistrar {
+
+		@Override
+		public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata,
+				BeanDefinitionRegistry registry) {
+			AopConfigUtils.registerAutoProxyCreatorIfNecessary(registry);
+		}
+
+	}
+
+}

@@ -1,0 +1,88 @@
+package io.github.distributedlock.autoconfigure;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of distributed locks, under {@code distributed-lock}. Durations take the usual Spring Boot
+ * forms ({@code 500ms}, {@code 30s}, {@code PT1M}; a bare number is milliseconds).
+ */
+@ConfigurationProperties("distributed-lock")
+public class DistributedLockProperties {
+
+	/**
+	 * Default order of the @DistributedLock advisor: just outside @Transactional and @Cacheable at their
+	 * default order (Ordered.LOWEST_PRECEDENCE), so that a lock is released after the commit.
+	 */
+	public static final int DEFAULT_ADVISOR_ORDER = 2147483547;
+
+	/**
+	 * Whether to enable distributed locks (the template, the lock client and @DistributedLock).
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Prefix of the Redis key of every lock; release notifications use the channel
+	 * '<key-prefix>__released'.
+	 */
+	private String keyPrefix = "lock:";
+
+	/**
+	 * Lease of locks that set none: how long a lock lives in Redis without renewal, so a crashed holder frees
+	 * it after at most this long. At least 100ms.
+	 */
+	private Duration lease = Duration.ofSeconds(30);
+
+	/**
+	 * How long to wait for a lock that sets no acquire timeout; 0 tries once.
+	 */
+	private Duration acquireTimeout = Duration.ofSeconds(5);
+
+	/**
+	 * Order of the @DistributedLock advisor among other advisors (lower runs first, further outside). Keep it
+	 * lower than the transaction advisor's so that locks are released after the commit.
+	 */
+	private int advisorOrder = DEFAULT_ADVISOR_ORDER;
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getKeyPrefix() {
+		return this.keyPrefix;
+	}
+
+	public void setKeyPrefix(String keyPrefix) {
+		this.keyPrefix = keyPrefix;
+	}
+
+	public Duration getLease() {
+		return this.lease;
+	}
+
+	public void setLease(Duration lease) {
+		this.lease = lease;
+	}
+
+	public Duration getAcquireTimeout() {
+		return this.acquireTimeout;
+	}
+
+	public void setAcquireTimeout(Duration acquireTimeout) {
+		this.acquireTimeout = acquireTimeout;
+	}
+
+	public int getAdvisorOrder() {
+		return this.advisorOrder;
+	}
+
+	public void setAdvisorOrder(int advisorOrder) {
+		this.advisorOrder = advisorOrder;
+	}
+
+}

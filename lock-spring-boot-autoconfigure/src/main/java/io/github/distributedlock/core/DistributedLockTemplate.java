@@ -1,0 +1,325 @@
+package io.github.distributedlock.core;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.function.Supplier;
+
+import io.github.distributedlock.annotation.LockType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs code under distributed locks, and hands out {@link Lock} and {@link ReadWriteLock} views of them.
+ * The starter registers one as a bean; {@code @DistributedLock} methods run through it.
+ * <pre class="code">
+ * String pdf = lockTemplate.execute("invoice:" + id, () -&gt; render(id));
+ * </pre>
+ * A lock is owned by the calling thread of this template's {@link LockClient}: the same thread may
+ * acquire it again (reentrancy), and only it can release it. Keys are lock identities without the Redis key
+ * prefix: {@code execute("order:42", ...)} is the same lock as {@code @DistributedLock(name = "order",
+ * key = "#id")} called with 42.
+ * <p>
+ * Thread-safe; one template serves the whole application.
+ */
+public class DistributedLockTemplate {
+
+	private final LockClient client;
+
+	private final Duration defaultLease;
+
+	private final Duration defaultAcquireTimeout;
+
+	/**
+	 * Creates a template.
+	 * @param client the store of the locks
+	 * @param defaultLease lease of definitions that set none ({@code distributed-lock.lease}); at least
+	 * {@link LockDefinition#MIN_RENEWABLE_LEASE}
+	 * @param defaultAcquireTimeout acquire timeout of definitions that set none
+	 * ({@code distributed-lock.acquire-timeout}); not negative
+	 * @throws IllegalArgumentException if a default is out of range; the message names the property
+	 */
+	public DistributedLockTemplate(LockClient client, Duration defaultLease, Duration defaultAcquireTimeout) {
+		this.client = Objects.requireNonNull(client, "client must not be null");
+		this.defaultLease = Objects.requireNonNull(defaultLease, "defaultLease must not be null");
+		this.defaultAcquireTimeout = Objects.requireNonNull(defaultAcquireTimeout,
+				"defaultAcquireTimeout must not be null");
+		LockDefinition.checkLease(defaultLease, true, "default lease (distributed-lock.lease)");
+		if (defaultAcquireTimeout.isNegative()) {
+			throw new IllegalArgumentException(
+					"The default acquire timeout (distributed-lock.acquire-timeout) must not be negative, was "
+							+ defaultAcquireTimeout);
+		}
+	}
+
+	/**
+	 * Runs {@code action} while holding the reentrant lock {@code key}, with the default lease, acquire
+	 * timeout and auto-renew.
+	 * @param <T> the result type
+	 * @param key the lock key, such as {@code "invoice:42"}
+	 * @param action the guarded code
+	 * @return what {@code action} returned
+	 * @throws LockAcquisitionException if the lock was not acquired within the acquire timeout ({@code action}
+	 * did not run)
+	 * @throws LockLostException if {@code action} returned but the lock was lost before the release
+	 * @throws DistributedLockException if Redis could not be reached
+	 * @throws IllegalArgumentException if the key is blank
+	 * @see #execute(LockDefinition, LockCallback)
+	 */
+	public <T> @Nullable T execute(String key, LockCallback<T> action) {
+		return execute(LockDefinition.of(key), action);
+	}
+
+	/**
+	 * Runs {@code action} while holding the lock that {@code definition} describes. Any exception of
+	 * {@code action}, checked ones included, propagates unchanged (not wrapped) even though this method does
+	 * not declare it; if the lock was lost too, a {@link LockLostException} is added to it as suppressed.
+	 * @param <T> the result type
+	 * @param definition what to lock and how
+	 * @param action the guarded code
+	 * @return what {@code action} returned
+	 * @throws LockAcquisitionException if the lock was not acquired within the acquire timeout, or the wait
+	 * was interrupted (the interrupt flag is set again); {@code action} did not run
+	 * @throws LockLostException if {@code action} returned but the lock was lost before the release
+	 * @throws IllegalMonitorStateException if the definition asks to upgrade a held read lock to a write lock
+	 * @throws DistributedLockException if Redis could not be reached; {@code action} did not run
+	 */
+	public <T> @Nullable T execute(LockDefinition definition, LockCallback<T> action) {
+		return run(List.of(definition), action, null);
+	}
+
+	/**
+	 * Runs {@code action} while holding every lock of {@code definitions} (multi-key). The locks are acquired
+	 * in one fixed order (by key), so two calls naming the same keys in any order never deadlock; all share
+	 * one acquire deadline measured from the call, and are all released, in reverse order, afterwards. If one
+	 * is not acquired, those already acquired are released and {@code action} does not run.
+	 * @param <T> the result type
+	 * @param definitions the locks; a definition repeated with the same key and type counts once
+	 * @param action the guarded code
+	 * @return what {@code action} returned
+	 * @throws IllegalArgumentException if {@code definitions} is empty, or names one key with two types
+	 * @throws LockAcquisitionException if some lock was not acquired in time
+	 * @throws LockLostException if {@code action} returned but some lock was lost before its release
+	 * @throws DistributedLockException if Redis could not be reached
+	 */
+	public <T> @Nullable T executeAll(Collection<LockDefinition> definitions, LockCallback<T> action) {
+		return run(definitions, action, null);
+	}
+
+	/**
+	 * Like {@link #executeAll(Collection, LockCallback)}, but when some lock is not acquired within its
+	 * acquire timeout, returns what {@code whenNotAcquired} supplies instead of throwing.
+	 * @param <T> the result type
+	 * @param definitions the locks
+	 * @param action the guarded code
+	 * @param whenNotAcquired called, on the calling thread, when the locks were not acquired in time
+	 * @return what {@code action} returned, or what {@code whenNotAcquired} supplied
+	 * @throws LockLostException if {@code action} returned but some lock was lost before its release
+	 * @throws DistributedLockException if Redis could not be reached
+	 */
+	public <T> @Nullable T tryExecuteAll(Collection<LockDefinition> definitions, LockCallback<T> action,
+			Supplier<@Nullable T> whenNotAcquired) {
+		return run(definitions, action, Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
+	}
+
+	/**
+	 * Returns a reentrant {@link Lock} on {@code key}, owned by the thread that locks it, with the default
+	 * lease renewed while held. {@link Lock#lock()} waits without limit, {@link Lock#unlock()} by a thread
+	 * that does not hold it throws {@link IllegalMonitorStateException}, an unlock after the lease was lost
+	 * throws {@link LockLostException}, and {@link Lock#newCondition()} throws
+	 * {@link UnsupportedOperationException}. The view is cheap and holds no state of its own: any number
+	 * may exist for one key.
+	 * @param key the lock key
+	 * @return the lock view, thread-safe
+	 * @throws IllegalArgumentException if the key is blank
+	 */
+	public Lock getLock(String key) {
+		return new ClientLock(this.client, checkKey(key), LockType.REENTRANT, this.defaultLease);
+	}
+
+	/**
+	 * Returns a {@link ReadWriteLock} on {@code key}: many readers at once, or one writer. Both sides are
+	 * reentrant and behave like {@link #getLock(String)}; the write holder may also take the read side
+	 * (downgrade), while a reader asking for the write side gets an {@link IllegalMonitorStateException}
+	 * (no upgrade).
+	 * @param key the lock key
+	 * @return the read/write lock view, thread-safe
+	 * @throws IllegalArgumentException if the key is blank
+	 */
+	public ReadWriteLock getReadWriteLock(String key) {
+		String checked = checkKey(key);
+		Lock read = new ClientLock(this.client, checked, LockType.READ, this.defaultLease);
+		Lock write = new ClientLock(this.client, checked, LockType.WRITE, this.defaultLease);
+		return new ReadWriteLock() {
+			@Override
+			public Lock readLock() {
+				return read;
+			}
+
+			@Override
+			public Lock writeLock() {
+				return write;
+			}
+		};
+	}
+
+	/**
+	 * Returns the client this template runs on.
+	 * @return the lock client
+	 */
+	public LockClient getClient() {
+		return this.client;
+	}
+
+	/**
+	 * Returns the lease of definitions that set none.
+	 * @return the default lease
+	 */
+	public Duration getDefaultLease() {
+		return this.defaultLease;
+	}
+
+	/**
+	 * Returns the acquire timeout of definitions that set none.
+	 * @return the default acquire timeout
+	 */
+	public Duration getDefaultAcquireTimeout() {
+		return this.defaultAcquireTimeout;
+	}
+
+	private <T> @Nullable T run(Collection<LockDefinition> definitions, LockCallback<T> action,
+			@Nullable Supplier<@Nullable T> whenNotAcquired) {
+		Objects.requireNonNull(action, "action must not be null");
+		List<LockDefinition> ordered = inLockingOrder(definitions);
+		Deque<LockDefinition> held = new ArrayDeque<>(ordered.size());
+		long start = System.nanoTime();
+		for (LockDefinition definition : ordered) {
+			boolean acquired;
+			try {
+				acquired = acquire(definition, start);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw releaseAfterFailure(held, new LockAcquisitionException(definition.key(), since(start), ex));
+			}
+			catch (RuntimeException ex) {
+				throw releaseAfterFailure(held, ex);
+			}
+			if (!acquired) {
+				LockAcquisitionException notAcquired = new LockAcquisitionException(definition.key(), since(start));
+				releaseAfterFailure(held, notAcquired);
+				if (whenNotAcquired != null) {
+					return whenNotAcquired.get();
+				}
+				throw notAcquired;
+			}
+			held.push(definition);
+		}
+		T result;
+		try {
+			result = action.doInLock();
+		}
+		catch (Throwable ex) {
+			throw sneakyThrow(releaseAfterFailure(held, ex));
+		}
+		RuntimeException releaseFailure = releaseAll(held, null);
+		if (releaseFailure != null) {
+			throw releaseFailure;
+		}
+		return result;
+	}
+
+	private boolean acquire(LockDefinition definition, long start) throws InterruptedException {
+		Duration lease = (definition.lease() != null) ? definition.lease() : this.defaultLease;
+		Duration timeout = (definition.acquireTimeout() != null) ? definition.acquireTimeout()
+				: this.defaultAcquireTimeout;
+		// every lock of a multi-key call shares one deadline measured from the call
+		Duration remaining = timeout.minus(since(start));
+		return this.client.acquire(definition.key(), definition.type(), lease, definition.autoRenew(),
+				remaining.isNegative() ? Duration.ZERO : remaining, true);
+	}
+
+	/**
+	 * Releases everything held after {@code failure}, attaching release failures to it as suppressed.
+	 */
+	private <E extends Throwable> E releaseAfterFailure(Deque<LockDefinition> held, E failure) {
+		releaseAll(held, failure);
+		return failure;
+	}
+
+	/**
+	 * Releases in reverse acquisition order, every lock even when one fails. With a {@code primary} failure
+	 * the release failures are added to it and {@code null} is returned; otherwise the first release failure
+	 * is returned with the others suppressed.
+	 */
+	private @Nullable RuntimeException releaseAll(Deque<LockDefinition> held, @Nullable Throwable primary) {
+		RuntimeException first = null;
+		while (!held.isEmpty()) {
+			LockDefinition definition = held.pop();
+			try {
+				this.client.release(definition.key(), definition.type());
+			}
+			catch (RuntimeException ex) {
+				if (primary != null) {
+					primary.addSuppressed(ex);
+				}
+				else if (first == null) {
+					first = ex;
+				}
+				else {
+					first.addSuppressed(ex);
+				}
+			}
+		}
+		return first;
+	}
+
+	private static List<LockDefinition> inLockingOrder(Collection<LockDefinition> definitions) {
+		Objects.requireNonNull(definitions, "definitions must not be null");
+		if (definitions.isEmpty()) {
+			throw new IllegalArgumentException("At least one lock definition is required");
+		}
+		if (definitions.size() == 1) {
+			return List.copyOf(definitions);
+		}
+		Map<String, LockDefinition> byKey = new LinkedHashMap<>();
+		for (LockDefinition definition : definitions) {
+			LockDefinition previous = byKey.putIfAbsent(definition.key(), definition);
+			if (previous != null && previous.type() != definition.type()) {
+				throw new IllegalArgumentException("Lock key '" + definition.key() + "' is named twice, as "
+						+ previous.type() + " and as " + definition.type());
+			}
+		}
+		List<LockDefinition> ordered = new ArrayList<>(byKey.values());
+		// a total order over keys: every caller acquires overlapping key sets in the same sequence
+		ordered.sort(Comparator.comparing(LockDefinition::key));
+		return ordered;
+	}
+
+	private static String checkKey(String key) {
+		Objects.requireNonNull(key, "Lock key must not be null");
+		if (key.isBlank()) {
+			throw new IllegalArgumentException("Lock key must not be blank");
+		}
+		return key;
+	}
+
+	private static Duration since(long startNanos) {
+		return Duration.ofNanos(System.nanoTime() - startNanos);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <E extends Throwable> RuntimeException sneakyThrow(Throwable ex) throws E {
+		// LockCallback's checked exceptions pass through unwrapped, as documented on execute
+		throw (E) ex;
+	}
+
+}

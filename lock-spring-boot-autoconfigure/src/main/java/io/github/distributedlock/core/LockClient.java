@@ -1,0 +1,68 @@
+package io.github.distributedlock.core;
+
+import java.time.Duration;
+
+import io.github.distributedlock.annotation.LockType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The store behind {@link DistributedLockTemplate}: acquires and releases locks on behalf of the calling
+ * thread, renews leases and wakes waiters. The Redis implementation is
+ * {@code io.github.distributedlock.redis.RedisLockClient}; other stores may implement it.
+ * <p>
+ * The owner of a lock is this client (identified by {@link #getClientId()}) together with the calling
+ * thread. Implementations are thread-safe.
+ */
+public interface LockClient extends AutoCloseable {
+
+	/**
+	 * Returns the random id of this client, the first part of every owner id it writes.
+	 * @return the client id, a UUID string
+	 */
+	String getClientId();
+
+	/**
+	 * Acquires a lock for the calling thread, waiting up to {@code timeout}. Reentrant: an owner that holds
+	 * the lock (of the same type) acquires it again at once.
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type
+	 * @param lease how long the lock lives without renewal; positive
+	 * @param autoRenew whether to renew the lease until the release
+	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
+	 * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}; when
+	 * {@code false} the wait goes on and the thread's interrupt flag is set again on return
+	 * @return {@code true} if acquired, {@code false} if the timeout passed first
+	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
+	 * @throws IllegalMonitorStateException if the request can never succeed for this owner, such as asking for
+	 * the write side of a read/write lock while holding its read side (an upgrade)
+	 * @throws DistributedLockException if the store cannot be reached; the lock is then not held
+	 */
+	boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
+			boolean interruptible) throws InterruptedException;
+
+	/**
+	 * Releases one hold of a lock by the calling thread, and frees the lock when no hold is left.
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type it was acquired with
+	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock; nothing changes
+	 * @throws LockLostException if the lock was lost before this release; another owner's lock is untouched
+	 * @throws DistributedLockException if the store cannot be reached; the lock then ends with its lease
+	 */
+	void release(String key, LockType type);
+
+	/**
+	 * Tells whether the calling thread holds the lock, as this client knows it (no round trip to the store).
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @return {@code true} if acquired and not yet released by this thread, even if since lost
+	 */
+	boolean isHeldByCurrentThread(String key, LockType type);
+
+	/**
+	 * Stops renewal and notifications and releases every lock this client still holds. Idempotent.
+	 * Later releases of those locks throw {@link LockLostException}.
+	 */
+	@Override
+	void close();
+
+}

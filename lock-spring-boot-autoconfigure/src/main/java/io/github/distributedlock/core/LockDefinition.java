@@ -1,0 +1,171 @@
+package io.github.distributedlock.core;
+
+import java.time.Duration;
+import java.util.Objects;
+
+import io.github.distributedlock.annotation.LockType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What to lock and how: the lock key, its type, lease, acquire timeout and whether the lease is renewed.
+ * An immutable value, safe to share between threads and to keep in a constant.
+ * <pre class="code">
+ * LockDefinition definition = LockDefinition.builder("invoice:" + id)
+ *         .lease(Duration.ofSeconds(10))
+ *         .acquireTimeout(Duration.ZERO)   // try once
+ *         .build();
+ * </pre>
+ *
+ * @param key the lock key, without the Redis key prefix (such as {@code "order:42"}); not blank
+ * @param type the kind of lock
+ * @param lease how long the lock lives in Redis without renewal, or {@code null} for the template's default
+ * (positive; with auto-renew at least {@link #MIN_RENEWABLE_LEASE})
+ * @param acquireTimeout how long to wait for the lock, {@link Duration#ZERO} to try once, or {@code null}
+ * for the template's default (not negative)
+ * @param autoRenew whether the watchdog extends the lease while the lock is held; {@code false} makes the
+ * lease a hard limit
+ */
+public record LockDefinition(String key, LockType type, @Nullable Duration lease, @Nullable Duration acquireTimeout,
+		boolean autoRenew) {
+
+	/**
+	 * The shortest lease that may be renewed automatically: renewal runs every lease/3, and a shorter lease
+	 * leaves no room for one Redis round trip and scheduling delays before it would run out.
+	 */
+	public static final Duration MIN_RENEWABLE_LEASE = Duration.ofMillis(100);
+
+	/**
+	 * Validates the definition.
+	 * @throws IllegalArgumentException if the key is blank, the lease is not positive or too short to renew,
+	 * or the acquire timeout is negative; the message names the key and the value
+	 * @throws NullPointerException if {@code key} or {@code type} is {@code null}
+	 */
+	public LockDefinition {
+		Objects.requireNonNull(key, "Lock key must not be null");
+		Objects.requireNonNull(type, "Lock type must not be null");
+		if (key.isBlank()) {
+			throw new IllegalArgumentException("Lock key must not be blank");
+		}
+		if (lease != null) {
+			checkLease(lease, autoRenew, "lease of lock '" + key + "'");
+		}
+		if (acquireTimeout != null && acquireTimeout.isNegative()) {
+			throw new IllegalArgumentException(
+					"Acquire timeout of lock '" + key + "' must not be negative, was " + acquireTimeout);
+		}
+	}
+
+	/**
+	 * Returns a definition of a reentrant lock with the template's default lease and acquire timeout and
+	 * auto-renew.
+	 * @param key the lock key, without the Redis key prefix
+	 * @return the definition
+	 * @throws IllegalArgumentException if the key is blank
+	 */
+	public static LockDefinition of(String key) {
+		return builder(key).build();
+	}
+
+	/**
+	 * Starts a definition of a reentrant, auto-renewed lock with the template's defaults.
+	 * @param key the lock key, without the Redis key prefix
+	 * @return a builder; not thread-safe
+	 */
+	public static Builder builder(String key) {
+		return new Builder(key);
+	}
+
+	/**
+	 * Checks that a lease is usable.
+	 * @param lease the lease
+	 * @param autoRenew whether it is to be renewed
+	 * @param what what the lease belongs to, for the message (such as {@code "lease of lock 'x'"})
+	 * @throws IllegalArgumentException if the lease is zero or negative, or shorter than
+	 * {@link #MIN_RENEWABLE_LEASE} while auto-renewed
+	 */
+	public static void checkLease(Duration lease, boolean autoRenew, String what) {
+		if (lease.isNegative() || lease.isZero()) {
+			throw new IllegalArgumentException("The " + what + " must be positive, was " + lease);
+		}
+		if (lease.toMillis() < 1) {
+			throw new IllegalArgumentException("The " + what + " must be at least 1 ms, was " + lease);
+		}
+		if (autoRenew && lease.compareTo(MIN_RENEWABLE_LEASE) < 0) {
+			throw new IllegalArgumentException("The " + what + " is too short to renew: " + lease.toMillis()
+					+ " ms; an auto-renewed lease must be at least " + MIN_RENEWABLE_LEASE.toMillis()
+					+ " ms (or turn auto-renew off for a hard lease)");
+		}
+	}
+
+	/**
+	 * Builds a {@link LockDefinition}. Not thread-safe; the definition it builds is.
+	 */
+	public static final class Builder {
+
+		private final String key;
+
+		private LockType type = LockType.REENTRANT;
+
+		private @Nullable Duration lease;
+
+		private @Nullable Duration acquireTimeout;
+
+		private boolean autoRenew = true;
+
+		private Builder(String key) {
+			this.key = key;
+		}
+
+		/**
+		 * Sets the kind of lock; {@link LockType#REENTRANT} by default.
+		 * @param type the lock type
+		 * @return this builder
+		 */
+		public Builder type(LockType type) {
+			this.type = type;
+			return this;
+		}
+
+		/**
+		 * Sets the lease; by default the template's ({@code distributed-lock.lease}).
+		 * @param lease how long the lock lives in Redis without renewal, or {@code null} for the default
+		 * @return this builder
+		 */
+		public Builder lease(@Nullable Duration lease) {
+			this.lease = lease;
+			return this;
+		}
+
+		/**
+		 * Sets the acquire timeout; by default the template's ({@code distributed-lock.acquire-timeout}).
+		 * @param acquireTimeout how long to wait, {@link Duration#ZERO} to try once, or {@code null} for the
+		 * default
+		 * @return this builder
+		 */
+		public Builder acquireTimeout(@Nullable Duration acquireTimeout) {
+			this.acquireTimeout = acquireTimeout;
+			return this;
+		}
+
+		/**
+		 * Sets whether the lease is renewed while held; {@code true} by default.
+		 * @param autoRenew {@code false} for a hard lease
+		 * @return this builder
+		 */
+		public Builder autoRenew(boolean autoRenew) {
+			this.autoRenew = autoRenew;
+			return this;
+		}
+
+		/**
+		 * Builds the definition.
+		 * @return the definition
+		 * @throws IllegalArgumentException as {@link LockDefinition#LockDefinition} does
+		 */
+		public LockDefinition build() {
+			return new LockDefinition(this.key, this.type, this.lease, this.acquireTimeout, this.autoRenew);
+		}
+
+	}
+
+}

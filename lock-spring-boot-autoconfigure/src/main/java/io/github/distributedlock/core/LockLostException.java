@@ -1,0 +1,36 @@
+package io.github.distributedlock.core;
+
+/**
+ * The lock was no longer held when its holder released it: its lease ran out before renewal (a hard lease
+ * without auto-renew, or renewal failing for longer than the lease), or it was removed in Redis. Another
+ * owner may have run the guarded code at the same time.
+ * <p>
+ * Thrown at release: after guarded code that returned normally it replaces the result; after guarded code
+ * that threw, that exception propagates with this one added as {@linkplain Throwable#getSuppressed()
+ * suppressed}. The release never removes another owner's lock.
+ */
+public class LockLostException extends DistributedLockException {
+
+	private static final long serialVersionUID = 1L;
+
+	private final String key;
+
+	/**
+	 * Creates the exception.
+	 * @param key the lock key (without the Redis key prefix)
+	 * @param reason why the lock was lost, completing the message
+	 */
+	public LockLostException(String key, String reason) {
+		super("Lock '" + key + "' was lost before its release: " + reason);
+		this.key = key;
+	}
+
+	/**
+	 * Returns the lock key that was lost.
+	 * @return the lock key, without the Redis key prefix
+	 */
+	public String getKey() {
+		return this.key;
+	}
+
+}

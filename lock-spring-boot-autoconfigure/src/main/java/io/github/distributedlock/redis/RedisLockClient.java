@@ -1,0 +1,411 @@
+package io.github.distributedlock.redis;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.redis.ReleaseNotifications.Waiter;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * A {@link LockClient} on Redis.
+ * <ul>
+ * <li><b>Data</b>: a reentrant lock is one Redis hash at {@code <key-prefix><key>} whose one field is the
+ * owner id ({@code <client id>:<thread id>}, the client id a random UUID per instance) and its value the
+ * hold count. The key's TTL is the lease. Every check-then-act is one Lua script (see the {@code .lua}
+ * files beside this class), so a release or renewal by anyone but the owner changes nothing.</li>
+ * <li><b>Renewal</b> (the watchdog): one scheduler thread per client extends the lease of every held
+ * auto-renew lock every lease/3. If an extension finds the lock gone, or cannot reach Redis for longer than
+ * the lease, the hold is marked lost and its release throws {@link LockLostException}.</li>
+ * <li><b>Waiting</b>: a waiter sleeps until a release notification for its key arrives (one Redis
+ * pub/sub subscription per client, see {@link ReleaseNotifications}) or until the holder's remaining lease
+ * ends, when a crashed holder's lock expires; then it tries again. No fixed-interval polling.</li>
+ * </ul>
+ * Redis commands fail within the connection factory's command timeout ({@code spring.data.redis.timeout});
+ * such failures surface as {@link DistributedLockException}.
+ * <p>
+ * Thread-safe. {@link #close()} releases what it still holds; call it at shutdown (the auto-configured
+ * bean is closed by the application context).
+ */
+public final class RedisLockClient implements LockClient {
+
+	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
+
+	/** Wait bound when a foreign key without a TTL blocks the lock: it cannot expire, so retry now and then. */
+	private static final long NO_TTL_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
+	private final String clientId = UUID.randomUUID().toString();
+
+	private final StringRedisTemplate redis;
+
+	private final String keyPrefix;
+
+	private final String channel;
+
+	private final ReleaseNotifications notifications;
+
+	private final ScheduledThreadPoolExecutor watchdog;
+
+	private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	/**
+	 * Creates a client and subscribes to release notifications.
+	 * @param connectionFactory the Redis connections; the client opens one more for its subscription
+	 * @param keyPrefix prefix of every Redis key it writes, such as {@code "lock:"}; may be empty
+	 * @throws DistributedLockException if the subscription cannot be made
+	 */
+	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix) {
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+		this.channel = keyPrefix + "__released";
+		this.redis = new StringRedisTemplate(connectionFactory);
+		this.watchdog = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = new Thread(task, "distributed-lock-watchdog-" + this.clientId.substring(0, 8));
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.watchdog.setRemoveOnCancelPolicy(true);
+		try {
+			this.notifications = new ReleaseNotifications(connectionFactory, this.channel);
+		}
+		catch (RuntimeException ex) {
+			this.watchdog.shutdownNow();
+			throw new DistributedLockException("Cannot subscribe to lock release notifications on channel '"
+					+ this.channel + "': " + ex.getMessage(), ex);
+		}
+	}
+
+	@Override
+	public String getClientId() {
+		return this.clientId;
+	}
+
+	/**
+	 * Returns the pub/sub channel that releases are published on: the key prefix followed by
+	 * {@code __released}; each message is the released lock's Redis key.
+	 * @return the channel name
+	 */
+	public String getChannel() {
+		return this.channel;
+	}
+
+	/**
+	 * Returns the Redis key of a lock.
+	 * @param key the lock key
+	 * @return the key prefix followed by {@code key}
+	 */
+	public String redisKey(String key) {
+		return this.keyPrefix + key;
+	}
+
+	@Override
+	public boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
+			boolean interruptible) throws InterruptedException {
+		Objects.requireNonNull(key, "key must not be null");
+		Objects.requireNonNull(type, "type must not be null");
+		Objects.requireNonNull(lease, "lease must not be null");
+		checkOpen();
+		long leaseMillis = lease.toMillis();
+		if (leaseMillis < 1) {
+			throw new IllegalArgumentException("The lease of lock '" + key + "' must be at least 1 ms, was " + lease);
+		}
+		long threadId = Thread.currentThread().getId();
+		HoldId id = new HoldId(key, type, threadId);
+		Hold held = this.holds.get(id);
+		if (held != null) {
+			reenter(held, leaseMillis);
+			return true;
+		}
+		String redisKey = this.keyPrefix + key;
+		String owner = this.clientId + ":" + threadId;
+		boolean tryOnce = timeout != null && timeout.isZero();
+		long start = System.nanoTime();
+		long deadline = (timeout == null) ? Long.MAX_VALUE : start + saturatedNanos(timeout);
+		// register before the first try: a release between a failed try and the wait still wakes us
+		Waiter waiter = tryOnce ? null : this.notifications.register(redisKey);
+		boolean interrupted = false;
+		try {
+			while (true) {
+				long sentAt = System.nanoTime();
+				long result = tryAcquire(type, key, redisKey, owner, leaseMillis, false);
+				if (result == LockScripts.ACQUIRED) {
+					onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
+					return true;
+				}
+				if (result == LockScripts.UPGRADE) {
+					throw new IllegalMonitorStateException("Cannot acquire the write lock '" + key
+							+ "' while holding its read lock: upgrades are not supported (they would deadlock "
+							+ "when two readers upgrade); release the read lock first");
+				}
+				if (waiter == null) {
+					return false;
+				}
+				long remaining = deadline - System.nanoTime();
+				if (remaining <= 0) {
+					return false;
+				}
+				// the holder's lease bounds the wait: a crashed holder publishes nothing
+				long untilLeaseEnds = (result >= 0) ? TimeUnit.MILLISECONDS.toNanos(result + 1) : NO_TTL_RETRY_NANOS;
+				try {
+					waiter.await(Math.min(remaining, untilLeaseEnds));
+				}
+				catch (InterruptedException ex) {
+					if (interruptible) {
+						throw ex;
+					}
+					interrupted = true;
+				}
+			}
+		}
+		finally {
+			if (waiter != null) {
+				this.notifications.unregister(waiter);
+			}
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private void reenter(Hold hold, long leaseMillis) {
+		if (hold.lostReason != null) {
+			throw new LockLostException(hold.id.key(), hold.lostReason + "; it cannot be re-entered");
+		}
+		long result = tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, leaseMillis, true);
+		if (result == LockScripts.ACQUIRED) {
+			hold.count++;
+			return;
+		}
+		String reason = "its lease of " + hold.leaseMillis + " ms ran out before it was re-entered";
+		hold.markLost(reason);
+		throw new LockLostException(hold.id.key(), reason);
+	}
+
+	private void onAcquired(HoldId id, String redisKey, String owner, long leaseMillis, boolean autoRenew,
+			long sentAt) {
+		Hold hold = new Hold(id, redisKey, owner, leaseMillis, sentAt);
+		this.holds.put(id, hold);
+		if (autoRenew) {
+			long period = Math.max(1, leaseMillis / 3);
+			hold.renewal = this.watchdog.scheduleWithFixedDelay(() -> renew(hold), period, period,
+					TimeUnit.MILLISECONDS);
+		}
+	}
+
+	@Override
+	public void release(String key, LockType type) {
+		HoldId id = new HoldId(key, type, Thread.currentThread().getId());
+		Hold hold = this.holds.get(id);
+		if (hold == null) {
+			throw new IllegalMonitorStateException(
+					"Lock '" + key + "' (" + type + ") is not held by the current thread, so it cannot release it");
+		}
+		if (--hold.count == 0) {
+			this.holds.remove(id);
+			hold.released = true;
+			hold.cancelRenewal();
+		}
+		long result;
+		try {
+			result = runRelease(hold, 1);
+		}
+		catch (DistributedLockException ex) {
+			throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
+					+ hold.leaseMillis + " ms: " + ex.getMessage(), ex.getCause());
+		}
+		if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
+			String reason = (hold.lostReason != null) ? hold.lostReason
+					: "its lease of " + hold.leaseMillis + " ms ran out" + ((hold.renewal == null)
+							? " (auto-renew was off)" : "");
+			hold.markLost(reason);
+			throw new LockLostException(key, reason);
+		}
+	}
+
+	@Override
+	public boolean isHeldByCurrentThread(String key, LockType type) {
+		return this.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
+	}
+
+	/**
+	 * Releases every lock this client still holds, stops the watchdog and the subscription. Idempotent.
+	 */
+	@Override
+	public void close() {
+		if (!this.closed.compareAndSet(false, true)) {
+			return;
+		}
+		for (Hold hold : this.holds.values()) {
+			hold.cancelRenewal();
+			if (hold.lostReason == null) {
+				try {
+					runRelease(hold, hold.count);
+				}
+				catch (RuntimeException ex) {
+					logger.warn("Could not release lock '" + hold.id.key() + "' at shutdown; it ends with its lease",
+							ex);
+				}
+				hold.markLost("its client was closed (application shutdown) and released it");
+			}
+		}
+		this.notifications.close();
+		this.watchdog.shutdownNow();
+	}
+
+	private void renew(Hold hold) {
+		if (hold.released || hold.lostReason != null) {
+			return;
+		}
+		long sentAt = System.nanoTime();
+		try {
+			long result = run(renewScript(hold.id.type()), hold.redisKey, "renew", hold.id.key(), hold.owner,
+					Long.toString(hold.leaseMillis));
+			if (result == 1) {
+				hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
+			}
+			else if (!hold.released) {
+				hold.markLost("the watchdog found it gone at renewal (it expired or was deleted in Redis)");
+				hold.cancelRenewal();
+			}
+		}
+		catch (RuntimeException ex) {
+			if (System.nanoTime() - hold.confirmedUntil >= 0) {
+				hold.markLost("it could not be renewed for longer than its lease of " + hold.leaseMillis + " ms ("
+						+ ex.getMessage() + ")");
+				hold.cancelRenewal();
+			}
+			else if (logger.isWarnEnabled()) {
+				logger.warn("Could not renew lock '" + hold.id.key() + "'; retrying while its lease lasts", ex);
+			}
+		}
+	}
+
+	private long tryAcquire(LockType type, String key, String redisKey, String owner, long leaseMillis,
+			boolean reentry) {
+		return switch (type) {
+			case REENTRANT -> run(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner,
+					Long.toString(leaseMillis), reentry ? "1" : "0");
+			case READ, WRITE -> throw new UnsupportedOperationException(
+					"Read/write locks are not supported yet (lock '" + key + "')");
+		};
+	}
+
+	private long runRelease(Hold hold, int holds) {
+		return switch (hold.id.type()) {
+			case REENTRANT -> run(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
+					this.channel, Integer.toString(holds));
+			case READ, WRITE -> throw new UnsupportedOperationException("Read/write locks are not supported yet");
+		};
+	}
+
+	private static RedisScript<Long> renewScript(LockType type) {
+		return switch (type) {
+			case REENTRANT -> LockScripts.REENTRANT_RENEW;
+			case READ, WRITE -> throw new UnsupportedOperationException("Read/write locks are not supported yet");
+		};
+	}
+
+	private long run(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
+		Long result;
+		try {
+			result = this.redis.execute(script, List.of(redisKey), (Object[]) args);
+		}
+		catch (DataAccessException ex) {
+			throw new DistributedLockException(
+					"Could not " + action + " lock '" + key + "' in Redis: " + ex.getMessage(), ex);
+		}
+		if (result == null) {
+			throw new DistributedLockException("Could not " + action + " lock '" + key + "': Redis returned no result");
+		}
+		return result;
+	}
+
+	private void checkOpen() {
+		if (this.closed.get()) {
+			throw new DistributedLockException("This lock client is closed (the application is shutting down)");
+		}
+	}
+
+	private static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE / 2;
+		}
+	}
+
+	/**
+	 * Identity of one owner's hold on one lock: the lock key, its type and the owning thread.
+	 */
+	private record HoldId(String key, LockType type, long threadId) {
+	}
+
+	/**
+	 * What this client knows of a lock one of its threads holds. The hold count is only touched by the owning
+	 * thread (and by {@link #close()}); the lost state is set by the watchdog.
+	 */
+	private static final class Hold {
+
+		final HoldId id;
+
+		final String redisKey;
+
+		final String owner;
+
+		final long leaseMillis;
+
+		volatile int count = 1;
+
+		volatile boolean released;
+
+		volatile @Nullable String lostReason;
+
+		/** {@link System#nanoTime()} until which the last acquire or renewal guarantees the lock. */
+		volatile long confirmedUntil;
+
+		volatile @Nullable ScheduledFuture<?> renewal;
+
+		Hold(HoldId id, String redisKey, String owner, long leaseMillis, long sentAt) {
+			this.id = id;
+			this.redisKey = redisKey;
+			this.owner = owner;
+			this.leaseMillis = leaseMillis;
+			this.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+		}
+
+		void markLost(String reason) {
+			if (this.lostReason == null) {
+				this.lostReason = reason;
+			}
+		}
+
+		void cancelRenewal() {
+			ScheduledFuture<?> future = this.renewal;
+			if (future != null) {
+				future.cancel(false);
+			}
+		}
+
+	}
+
+}

@@ -1,0 +1,17 @@
+-- Releases holds of a reentrant lock; only its owner can.
+-- KEYS[1]: the lock's hash; one field per owner id, its value the owner's hold count
+-- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[2]: the channel that release notifications are published on
+-- ARGV[3]: how many holds to release (1, or all of them at shutdown)
+-- Returns -1 when the owner holds no hold (never acquired, or lost: nothing is changed);
+--         otherwise the holds left (0: the lock is freed and its key published on ARGV[2]).
+if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
+    return -1
+end
+local left = redis.call('hincrby', KEYS[1], ARGV[1], -tonumber(ARGV[3]))
+if left > 0 then
+    return left
+end
+redis.call('del', KEYS[1])
+redis.call('publish', ARGV[2], KEYS[1])
+return 0
