@@ -241,6 +241,26 @@ public final class RedisLockClient implements LockClient {
 		}
 	}
 
+	/**
+	 * Returns how many lock keys have local waiters right now; for tests and diagnostics.
+	 * @return the number of keys with at least one waiting thread
+	 */
+	int waitingKeys() {
+		return this.notifications.waitingKeys();
+	}
+
+	/**
+	 * Returns why a hold of the calling thread was lost, as far as this client knows yet; for tests and
+	 * diagnostics.
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @return the reason, or {@code null} if the thread holds no such lock or it is not known to be lost
+	 */
+	@Nullable String lostReason(String key, LockType type) {
+		Hold hold = this.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
+		return (hold != null) ? hold.lostReason : null;
+	}
+
 	@Override
 	public boolean isHeldByCurrentThread(String key, LockType type) {
 		return this.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));

@@ -1,0 +1,137 @@
+package io.github.distributedlock.redis;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockAcquisitionException;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.test.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Faults: Redis killed and restarted under the client, and a lock holder process killed with SIGKILL.
+ */
+class RedisFailureTests {
+
+	private RedisServer server;
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private RedisLockClient client;
+
+	private DistributedLockTemplate template;
+
+	private final String key = "fault:" + UUID.randomUUID();
+
+	@BeforeEach
+	void start() {
+		this.server = RedisServer.start();
+		this.connectionFactory = this.server.connectionFactory();
+		this.client = new RedisLockClient(this.connectionFactory, "lock:");
+		this.template = new DistributedLockTemplate(this.client, Duration.ofSeconds(30), Duration.ofSeconds(5));
+	}
+
+	@AfterEach
+	void stop() {
+		this.client.close();
+		this.connectionFactory.destroy();
+		this.server.close();
+	}
+
+	@Test
+	void whenRedisIsDownAcquisitionFailsWithinTheCommandTimeoutAndNeverRunsTheBody() {
+		this.server.kill();
+		AtomicBoolean ran = new AtomicBoolean();
+		long start = System.nanoTime();
+		assertThatThrownBy(() -> this.template.execute(this.key, () -> ran.getAndSet(true)))
+			.isInstanceOf(DistributedLockException.class)
+			.isNotInstanceOf(LockAcquisitionException.class)
+			.hasMessageContaining("'" + this.key + "'");
+		// the connection factory's command timeout is 2 s
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(4));
+		assertThat(ran).isFalse();
+
+		this.server.restart();
+		await().atMost(Duration.ofSeconds(20))
+			.ignoreExceptions()
+			.untilAsserted(() -> assertThat(this.template.execute(this.key, () -> "locked again")).isEqualTo("locked again"));
+	}
+
+	@Test
+	void aLockWipedByARedisRestartIsReportedLostAtRelease() throws Exception {
+		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(600), true, Duration.ZERO, false))
+			.isTrue();
+		this.server.kill();
+		this.server.restart();
+		// the new, empty Redis knows nothing of the lock: the watchdog must find that out
+		await().pollInSameThread().atMost(Duration.ofSeconds(20)).until(() -> this.client.lostReason(this.key, LockType.REENTRANT) != null);
+		assertThatThrownBy(() -> this.client.release(this.key, LockType.REENTRANT)).isInstanceOf(LockLostException.class);
+	}
+
+	@Test
+	void aHolderProcessKilledWithSigkillFreesTheLockWithinItsLease() throws Exception {
+		long leaseMillis = 1500;
+		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+		Process holder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+				LockHolderMain.class.getName(), Integer.toString(this.server.port()), this.key,
+				Long.toString(leaseMillis))
+			.redirectErrorStream(true)
+			.start();
+		try {
+			BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
+			String line;
+			do {
+				line = out.readLine();
+			}
+			while (line != null && !line.equals("HELD"));
+			assertThat(line).as("the holder process acquired the lock").isEqualTo("HELD");
+			StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+			// its watchdog keeps it alive past the lease while it runs
+			await().during(Duration.ofMillis(leaseMillis + 500))
+				.atMost(Duration.ofSeconds(5))
+				.until(() -> redis.hasKey("lock:" + this.key));
+			assertThat(this.template.getLock(this.key).tryLock()).isFalse();
+
+			holder.destroyForcibly(); // SIGKILL: no shutdown hook, no release, no notification
+			assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
+			long killedAt = System.nanoTime();
+
+			assertThat(this.template.execute(this.key, () -> "taken over")).isEqualTo("taken over");
+			assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofMillis(leaseMillis + 1000));
+		}
+		finally {
+			holder.destroyForcibly();
+		}
+	}
+
+	@Test
+	void releaseScriptsAreNotInRedisAfterARestartAndAreLoadedAgain() throws Exception {
+		this.template.execute(this.key, () -> null);
+		this.server.kill();
+		this.server.restart();
+		// EVALSHA answers NOSCRIPT on the new server; Spring Data Redis falls back to EVAL
+		await().atMost(Duration.ofSeconds(20))
+			.ignoreExceptions()
+			.untilAsserted(() -> assertThat(this.template.execute(this.key, () -> List.of("ok"))).containsExactly("ok"));
+	}
+
+}

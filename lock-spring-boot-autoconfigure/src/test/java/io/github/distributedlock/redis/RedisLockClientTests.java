@@ -1,0 +1,453 @@
+package io.github.distributedlock.redis;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Lock;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockAcquisitionException;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.test.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The reentrant lock against a real redis-server: exclusion, reentrancy, leases, renewal, waiting, loss.
+ */
+class RedisLockClientTests {
+
+	private static RedisServer server;
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	private static StringRedisTemplate redis;
+
+	private final List<RedisLockClient> clients = new ArrayList<>();
+
+	private RedisLockClient client;
+
+	private DistributedLockTemplate template;
+
+	private String key;
+
+	@BeforeAll
+	static void startRedis() {
+		server = RedisServer.start();
+		connectionFactory = server.connectionFactory();
+		redis = new StringRedisTemplate(connectionFactory);
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		connectionFactory.destroy();
+		server.close();
+	}
+
+	@BeforeEach
+	void setUp() {
+		this.client = newClient();
+		this.template = new DistributedLockTemplate(this.client, Duration.ofSeconds(30), Duration.ofSeconds(5));
+		this.key = "test:" + UUID.randomUUID();
+	}
+
+	@AfterEach
+	void closeClients() {
+		this.clients.forEach(RedisLockClient::close);
+	}
+
+	private RedisLockClient newClient() {
+		RedisLockClient lockClient = new RedisLockClient(connectionFactory, "lock:");
+		this.clients.add(lockClient);
+		return lockClient;
+	}
+
+	private String redisKey() {
+		return "lock:" + this.key;
+	}
+
+	private String owner(RedisLockClient lockClient) {
+		return lockClient.getClientId() + ":" + Thread.currentThread().getId();
+	}
+
+	@Test
+	void heldLockIsOneHashWithOwnerAndLeaseAndNoKeyIsLeftAfterRelease() {
+		String result = this.template.execute(this.key, () -> {
+			assertThat(redis.<String, String>opsForHash().entries(redisKey()))
+				.containsExactly(Map.entry(owner(this.client), "1"));
+			assertThat(redis.getExpire(redisKey(), TimeUnit.MILLISECONDS)).isBetween(25_000L, 30_000L);
+			return "done";
+		});
+		assertThat(result).isEqualTo("done");
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void reentrantHoldsAreCountedAndTheLockIsFreedWhenTheyReachZero() {
+		this.template.execute(this.key, () -> {
+			this.template.execute(this.key, () -> {
+				assertThat(redis.opsForHash().get(redisKey(), owner(this.client))).isEqualTo("2");
+				return null;
+			});
+			assertThat(redis.opsForHash().get(redisKey(), owner(this.client))).isEqualTo("1");
+			return null;
+		});
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void releaseByAnotherOwnerIsRefusedAndChangesNothing() throws Exception {
+		Lock lock = this.template.getLock(this.key);
+		CountDownLatch held = new CountDownLatch(1);
+		CountDownLatch done = new CountDownLatch(1);
+		AtomicReference<String> holder = new AtomicReference<>();
+		Thread thread = new Thread(() -> {
+			lock.lock();
+			holder.set(owner(this.client));
+			held.countDown();
+			try {
+				done.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			lock.unlock();
+		});
+		thread.start();
+		assertThat(held.await(5, TimeUnit.SECONDS)).isTrue();
+
+		assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class)
+			.hasMessageContaining(this.key);
+		Lock fromOtherInstance = new DistributedLockTemplate(newClient(), Duration.ofSeconds(30), Duration.ZERO)
+			.getLock(this.key);
+		assertThatThrownBy(fromOtherInstance::unlock).isInstanceOf(IllegalMonitorStateException.class);
+		// and in Redis itself: the release script refuses an owner that holds nothing
+		Long refused = redis.execute(LockScripts.REENTRANT_RELEASE, List.of(redisKey()), "intruder:1",
+				this.client.getChannel(), "1");
+		assertThat(refused).isEqualTo(LockScripts.NOT_HELD);
+		assertThat(redis.<String, String>opsForHash().entries(redisKey()))
+			.containsExactly(Map.entry(holder.get(), "1"));
+
+		done.countDown();
+		thread.join(5000);
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void neverTwoHoldersAndNoLostUpdateAcrossTwoClientsWithManyThreads() throws Exception {
+		DistributedLockTemplate second = new DistributedLockTemplate(newClient(), Duration.ofSeconds(30),
+				Duration.ofSeconds(30));
+		DistributedLockTemplate first = new DistributedLockTemplate(this.client, Duration.ofSeconds(30),
+				Duration.ofSeconds(30));
+		String counterKey = "counter:" + this.key;
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger maxInside = new AtomicInteger();
+		int threadsPerClient = 8;
+		int iterations = 40;
+		ExecutorService pool = Executors.newFixedThreadPool(threadsPerClient * 2);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < threadsPerClient * 2; t++) {
+				DistributedLockTemplate instance = (t % 2 == 0) ? first : second;
+				futures.add(pool.submit(() -> {
+					for (int i = 0; i < iterations; i++) {
+						instance.execute(this.key, () -> {
+							maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+							// a read-modify-write that loses updates unless the lock excludes
+							String value = redis.opsForValue().get(counterKey);
+							redis.opsForValue().set(counterKey, Integer.toString((value == null) ? 1 : Integer.parseInt(value) + 1));
+							inside.decrementAndGet();
+							return null;
+						});
+					}
+					return null;
+				}));
+			}
+			for (Future<?> future : futures) {
+				future.get(120, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(maxInside.get()).isEqualTo(1);
+		assertThat(redis.opsForValue().get(counterKey)).isEqualTo(Integer.toString(threadsPerClient * 2 * iterations));
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void differentKeysAreHeldInParallel() throws Exception {
+		CyclicBarrier bothInside = new CyclicBarrier(2);
+		ExecutorService pool = Executors.newFixedThreadPool(2);
+		try {
+			Future<Integer> a = pool.submit(() -> this.template.execute(this.key + ":a",
+					() -> bothInside.await(5, TimeUnit.SECONDS)));
+			Future<Integer> b = pool.submit(() -> this.template.execute(this.key + ":b",
+					() -> bothInside.await(5, TimeUnit.SECONDS)));
+			// each body waits for the other: both complete only if both locks were held at once
+			assertThat(List.of(a.get(10, TimeUnit.SECONDS), b.get(10, TimeUnit.SECONDS))).containsExactlyInAnyOrder(0, 1);
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	@Test
+	void acquireTimeoutEndsTheWaitWithLockAcquisitionExceptionAndTheBodyDoesNotRun() throws Exception {
+		try (Holder holder = new Holder(this.template.getLock(this.key))) {
+			AtomicBoolean ran = new AtomicBoolean();
+			LockDefinition definition = LockDefinition.builder(this.key).acquireTimeout(Duration.ofMillis(300)).build();
+			assertThatThrownBy(() -> this.template.execute(definition, () -> ran.getAndSet(true)))
+				.isInstanceOfSatisfying(LockAcquisitionException.class, (ex) -> {
+					assertThat(ex.getKey()).isEqualTo(this.key);
+					assertThat(ex.getWaited()).isBetween(Duration.ofMillis(300), Duration.ofMillis(1000));
+					assertThat(ex).hasMessageContaining("'" + this.key + "'").hasMessageContaining("ms");
+				});
+			assertThat(ran).isFalse();
+			assertThat(this.template.getLock(this.key).tryLock()).isFalse();
+		}
+	}
+
+	@Test
+	void releaseWakesAWaiterLongBeforeTheHolderLeaseEnds() throws Exception {
+		RedisLockClient otherInstance = newClient();
+		DistributedLockTemplate waiterTemplate = new DistributedLockTemplate(otherInstance, Duration.ofSeconds(30),
+				Duration.ofSeconds(20));
+		try (Holder holder = new Holder(this.template.getLock(this.key))) {
+			ExecutorService pool = Executors.newSingleThreadExecutor();
+			try {
+				Future<Long> acquiredAt = pool.submit(() -> waiterTemplate.execute(this.key, System::nanoTime));
+				await().atMost(Duration.ofSeconds(5)).until(() -> otherInstance.waitingKeys() == 1);
+				long releasedAt = System.nanoTime();
+				holder.close();
+				long latency = acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt;
+				// the holder's lease is 30 s: only the release notification can wake the waiter this soon
+				assertThat(Duration.ofNanos(latency)).isLessThan(Duration.ofSeconds(3));
+			}
+			finally {
+				pool.shutdownNow();
+			}
+		}
+	}
+
+	@Test
+	void aWaiterTakesTheLockWhenACrashedHolderLeaseEnds() {
+		// a holder that crashed: its lock is in Redis with a lease, and nobody will publish its release
+		redis.opsForHash().put(redisKey(), "crashed-client:1", "1");
+		redis.expire(redisKey(), Duration.ofMillis(500));
+		long start = System.nanoTime();
+		String result = this.template.execute(this.key, () -> "acquired");
+		assertThat(result).isEqualTo("acquired");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+	}
+
+	@Test
+	void theWatchdogKeepsTheLockPastItsLease() throws Exception {
+		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), true, Duration.ZERO, false))
+			.isTrue();
+		String owner = owner(this.client);
+		// four leases long, the lock must stay ours the whole time
+		await().during(Duration.ofMillis(1200))
+			.atMost(Duration.ofSeconds(3))
+			.until(() -> redis.opsForHash().hasKey(redisKey(), owner));
+		this.client.release(this.key, LockType.REENTRANT);
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void aHardLeaseRunsOutAndTheLateReleaseLeavesTheNextHolderAlone() throws Exception {
+		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(200), false, Duration.ZERO, false))
+			.isTrue();
+		RedisLockClient next = newClient();
+		AtomicReference<String> nextOwner = new AtomicReference<>();
+		Thread nextHolder = new Thread(() -> {
+			try {
+				assertThat(next.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true,
+						Duration.ofSeconds(5), false)).isTrue();
+				nextOwner.set(owner(next));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		nextHolder.start();
+		nextHolder.join(10_000);
+		assertThat(nextOwner.get()).isNotNull();
+
+		assertThatThrownBy(() -> this.client.release(this.key, LockType.REENTRANT))
+			.isInstanceOf(LockLostException.class)
+			.hasMessageContaining(this.key)
+			.hasMessageContaining("200 ms");
+		assertThat(redis.<String, String>opsForHash().entries(redisKey()))
+			.containsExactly(Map.entry(nextOwner.get(), "1"));
+	}
+
+	@Test
+	void aLostLockReplacesTheResultOfABodyThatReturned() {
+		LockDefinition hardLease = LockDefinition.builder(this.key).lease(Duration.ofMillis(150)).autoRenew(false).build();
+		assertThatThrownBy(() -> this.template.execute(hardLease, () -> {
+			await().atMost(Duration.ofSeconds(5)).until(() -> !redis.hasKey(redisKey()));
+			return "too late";
+		})).isInstanceOf(LockLostException.class);
+	}
+
+	@Test
+	void aBodyExceptionPropagatesUnwrappedWithTheLostLockSuppressed() {
+		LockDefinition hardLease = LockDefinition.builder(this.key).lease(Duration.ofMillis(150)).autoRenew(false).build();
+		assertThatThrownBy(() -> this.template.execute(hardLease, () -> {
+			await().atMost(Duration.ofSeconds(5)).until(() -> !redis.hasKey(redisKey()));
+			throw new IOException("checked, from the body");
+		})).isInstanceOf(IOException.class)
+			.hasMessage("checked, from the body")
+			.satisfies((ex) -> assertThat(ex.getSuppressed()).singleElement().isInstanceOf(LockLostException.class));
+	}
+
+	@Test
+	void theWatchdogNeverExtendsALockThatWasTakenOver() throws Exception {
+		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), true, Duration.ZERO, false))
+			.isTrue();
+		redis.delete(redisKey());
+		RedisLockClient next = newClient();
+		String nextOwner = next.getClientId() + ":" + Thread.currentThread().getId();
+		assertThat(next.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), false, Duration.ZERO, false))
+			.isTrue();
+		// the old holder's watchdog keeps ticking, but must neither extend nor touch the new lock
+		await().atMost(Duration.ofSeconds(3)).until(() -> !redis.hasKey(redisKey()));
+		assertThatThrownBy(() -> this.client.release(this.key, LockType.REENTRANT))
+			.isInstanceOf(LockLostException.class)
+			.hasMessageContaining("watchdog");
+		assertThatThrownBy(() -> next.release(this.key, LockType.REENTRANT)).isInstanceOf(LockLostException.class);
+		assertThat(nextOwner).isNotBlank();
+	}
+
+	@Test
+	void closingTheClientReleasesWhatItHolds() throws Exception {
+		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false))
+			.isTrue();
+		this.client.close();
+		assertThat(redis.hasKey(redisKey())).isFalse();
+		assertThatThrownBy(() -> this.client.release(this.key, LockType.REENTRANT)).isInstanceOf(LockLostException.class);
+	}
+
+	@Test
+	void theLockViewFollowsTheLockContract() throws Exception {
+		Lock lock = this.template.getLock(this.key);
+		assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
+		assertThatThrownBy(lock::newCondition).isInstanceOf(UnsupportedOperationException.class);
+		assertThat(lock.tryLock()).isTrue();
+		try {
+			ExecutorService pool = Executors.newSingleThreadExecutor();
+			try {
+				assertThat(pool.submit(() -> lock.tryLock(100, TimeUnit.MILLISECONDS)).get()).isFalse();
+				Future<?> interrupted = pool.submit(() -> {
+					Thread.currentThread().interrupt();
+					assertThatThrownBy(lock::lockInterruptibly).isInstanceOf(InterruptedException.class);
+				});
+				interrupted.get();
+			}
+			finally {
+				pool.shutdownNow();
+			}
+		}
+		finally {
+			lock.unlock();
+		}
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void locksOfOverlappingKeySetsTakenInOppositeOrderNeverDeadlock() throws Exception {
+		DistributedLockTemplate other = new DistributedLockTemplate(newClient(), Duration.ofSeconds(30),
+				Duration.ofSeconds(30));
+		List<LockDefinition> forward = List.of(LockDefinition.of(this.key + ":a"), LockDefinition.of(this.key + ":b"));
+		List<LockDefinition> backward = List.of(LockDefinition.of(this.key + ":b"), LockDefinition.of(this.key + ":a"));
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger maxInside = new AtomicInteger();
+		ExecutorService pool = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < 4; t++) {
+				DistributedLockTemplate instance = (t < 2) ? this.template : other;
+				List<LockDefinition> keys = (t % 2 == 0) ? forward : backward;
+				futures.add(pool.submit(() -> {
+					for (int i = 0; i < 30; i++) {
+						instance.executeAll(keys, () -> {
+							maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+							inside.decrementAndGet();
+							return null;
+						});
+					}
+					return null;
+				}));
+			}
+			for (Future<?> future : futures) {
+				future.get(60, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(maxInside.get()).isEqualTo(1);
+	}
+
+	/**
+	 * Holds a lock on a thread of its own until closed.
+	 */
+	static final class Holder implements AutoCloseable {
+
+		private final CountDownLatch release = new CountDownLatch(1);
+
+		private final Thread thread;
+
+		Holder(Lock lock) throws InterruptedException {
+			CountDownLatch held = new CountDownLatch(1);
+			this.thread = new Thread(() -> {
+				lock.lock();
+				held.countDown();
+				try {
+					this.release.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				finally {
+					lock.unlock();
+				}
+			});
+			this.thread.start();
+			assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			this.release.countDown();
+			this.thread.join(10_000);
+		}
+
+	}
+
+}
