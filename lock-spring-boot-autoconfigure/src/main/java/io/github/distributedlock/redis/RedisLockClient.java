@@ -19,6 +19,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -44,7 +45,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Thread-safe. {@link #close()} releases what it still holds; call it at shutdown (the auto-configured
  * bean is closed by the application context).
  */
-public final class RedisLockClient implements LockClient {
+public final class RedisLockClient implements LockClient, SmartLifecycle {
+
+	/**
+	 * Lifecycle phase: stopped after a web server's graceful shutdown ({@code Integer.MAX_VALUE - 1024}) and
+	 * before the Redis connection factory, so held locks are released while Redis is still reachable.
+	 */
+	public static final int PHASE = Integer.MAX_VALUE - 2048;
 
 	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
@@ -289,6 +296,40 @@ public final class RedisLockClient implements LockClient {
 		}
 		this.notifications.close();
 		this.watchdog.shutdownNow();
+	}
+
+	/**
+	 * Does nothing: the client is ready when constructed.
+	 */
+	@Override
+	public void start() {
+	}
+
+	/**
+	 * Closes the client, as {@link #close()}; in an application context this runs before the Redis
+	 * connection factory stops.
+	 */
+	@Override
+	public void stop() {
+		close();
+	}
+
+	/**
+	 * Tells whether the client is open.
+	 * @return {@code false} once closed
+	 */
+	@Override
+	public boolean isRunning() {
+		return !this.closed.get();
+	}
+
+	/**
+	 * Returns {@link #PHASE}.
+	 * @return the lifecycle phase
+	 */
+	@Override
+	public int getPhase() {
+		return PHASE;
 	}
 
 	private void renew(Hold hold) {

@@ -22,6 +22,7 @@ import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockAcquisitionException;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.test.LockHolder;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -218,7 +219,7 @@ class RedisLockClientTests {
 
 	@Test
 	void acquireTimeoutEndsTheWaitWithLockAcquisitionExceptionAndTheBodyDoesNotRun() throws Exception {
-		try (Holder holder = new Holder(this.template.getLock(this.key))) {
+		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
 			AtomicBoolean ran = new AtomicBoolean();
 			LockDefinition definition = LockDefinition.builder(this.key).acquireTimeout(Duration.ofMillis(300)).build();
 			assertThatThrownBy(() -> this.template.execute(definition, () -> ran.getAndSet(true)))
@@ -237,7 +238,7 @@ class RedisLockClientTests {
 		RedisLockClient otherInstance = newClient();
 		DistributedLockTemplate waiterTemplate = new DistributedLockTemplate(otherInstance, Duration.ofSeconds(30),
 				Duration.ofSeconds(20));
-		try (Holder holder = new Holder(this.template.getLock(this.key))) {
+		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
 			ExecutorService pool = Executors.newSingleThreadExecutor();
 			try {
 				Future<Long> acquiredAt = pool.submit(() -> waiterTemplate.execute(this.key, System::nanoTime));
@@ -412,42 +413,6 @@ class RedisLockClientTests {
 			pool.shutdownNow();
 		}
 		assertThat(maxInside.get()).isEqualTo(1);
-	}
-
-	/**
-	 * Holds a lock on a thread of its own until closed.
-	 */
-	static final class Holder implements AutoCloseable {
-
-		private final CountDownLatch release = new CountDownLatch(1);
-
-		private final Thread thread;
-
-		Holder(Lock lock) throws InterruptedException {
-			CountDownLatch held = new CountDownLatch(1);
-			this.thread = new Thread(() -> {
-				lock.lock();
-				held.countDown();
-				try {
-					this.release.await();
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-				finally {
-					lock.unlock();
-				}
-			});
-			this.thread.start();
-			assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
-		}
-
-		@Override
-		public void close() throws InterruptedException {
-			this.release.countDown();
-			this.thread.join(10_000);
-		}
-
 	}
 
 }

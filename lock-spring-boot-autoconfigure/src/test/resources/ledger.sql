@@ -1,0 +1,1 @@
+create table ledger (id int auto_increment primary key, amount int not null);
