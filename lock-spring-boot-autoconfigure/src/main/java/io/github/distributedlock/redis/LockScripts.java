@@ -33,17 +33,38 @@ final class LockScripts {
 
 	static final RedisScript<Long> REENTRANT_RENEW = load("reentrant_renew.lua");
 
+	static final RedisScript<Long> READ_ACQUIRE = load("rw_common.lua", "read_acquire.lua");
+
+	static final RedisScript<Long> READ_RELEASE = load("rw_common.lua", "read_release.lua");
+
+	static final RedisScript<Long> READ_RENEW = load("rw_common.lua", "read_renew.lua");
+
+	static final RedisScript<Long> WRITE_ACQUIRE = load("rw_common.lua", "write_acquire.lua");
+
+	static final RedisScript<Long> WRITE_RELEASE = load("rw_common.lua", "write_release.lua");
+
+	static final RedisScript<Long> WRITE_RENEW = load("rw_common.lua", "write_renew.lua");
+
+	static final RedisScript<Long> WRITE_CANCEL = load("rw_common.lua", "write_cancel.lua");
+
 	private LockScripts() {
 	}
 
-	private static RedisScript<Long> load(String name) {
-		ClassPathResource resource = new ClassPathResource(name, LockScripts.class);
-		try (InputStream in = resource.getInputStream()) {
-			return RedisScript.of(StreamUtils.copyToString(in, StandardCharsets.UTF_8), Long.class);
+	/**
+	 * Loads a script from the concatenation of files, such as shared functions followed by one operation.
+	 */
+	private static RedisScript<Long> load(String... names) {
+		StringBuilder text = new StringBuilder();
+		for (String name : names) {
+			ClassPathResource resource = new ClassPathResource(name, LockScripts.class);
+			try (InputStream in = resource.getInputStream()) {
+				text.append(StreamUtils.copyToString(in, StandardCharsets.UTF_8)).append('\n');
+			}
+			catch (IOException ex) {
+				throw new IllegalStateException("Cannot read Lua script " + resource, ex);
+			}
 		}
-		catch (IOException ex) {
-			throw new IllegalStateException("Cannot read Lua script " + resource, ex);
-		}
+		return RedisScript.of(text.toString(), Long.class);
 	}
 
 }

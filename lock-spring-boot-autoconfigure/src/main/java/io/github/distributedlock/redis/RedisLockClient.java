@@ -142,6 +142,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			reenter(held, leaseMillis);
 			return true;
 		}
+		if (type == LockType.WRITE && this.holds.containsKey(new HoldId(key, LockType.READ, threadId))) {
+			throw upgradeRefused(key);
+		}
 		String redisKey = this.keyPrefix + key;
 		String owner = this.clientId + ":" + threadId;
 		boolean tryOnce = timeout != null && timeout.isZero();
@@ -150,19 +153,23 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		// register before the first try: a release between a failed try and the wait still wakes us
 		Waiter waiter = tryOnce ? null : this.notifications.register(redisKey);
 		boolean interrupted = false;
+		boolean acquired = false;
+		boolean claimed = false;
 		try {
 			while (true) {
 				long sentAt = System.nanoTime();
-				long result = tryAcquire(type, key, redisKey, owner, leaseMillis, false);
+				// a blocked writer claims the lock (for one lease) so new readers queue behind it
+				long claim = tryOnce ? 0 : leaseMillis;
+				long result = tryAcquire(type, key, redisKey, owner, leaseMillis, false, claim);
 				if (result == LockScripts.ACQUIRED) {
 					onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
+					acquired = true;
 					return true;
 				}
 				if (result == LockScripts.UPGRADE) {
-					throw new IllegalMonitorStateException("Cannot acquire the write lock '" + key
-							+ "' while holding its read lock: upgrades are not supported (they would deadlock "
-							+ "when two readers upgrade); release the read lock first");
+					throw upgradeRefused(key);
 				}
+				claimed |= type == LockType.WRITE && claim > 0 && result >= 0;
 				if (waiter == null) {
 					return false;
 				}
@@ -187,17 +194,37 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			if (waiter != null) {
 				this.notifications.unregister(waiter);
 			}
+			if (claimed && !acquired) {
+				withdrawClaim(key, redisKey, owner);
+			}
 			if (interrupted) {
 				Thread.currentThread().interrupt();
 			}
 		}
 	}
 
+	private void withdrawClaim(String key, String redisKey, String owner) {
+		try {
+			run(LockScripts.WRITE_CANCEL, redisKey, "withdraw the waiting writer's claim on", key, owner, this.channel);
+		}
+		catch (RuntimeException ex) {
+			// the claim expires by itself within one lease; readers wait until then at most
+			logger.warn("Could not withdraw the waiting writer's claim on lock '" + key + "'", ex);
+		}
+	}
+
+	private static IllegalMonitorStateException upgradeRefused(String key) {
+		return new IllegalMonitorStateException("Cannot acquire the write lock '" + key
+				+ "' while holding its read lock: upgrades are not supported, since two readers upgrading at once "
+				+ "would wait for each other forever; release the read lock first (a write holder may take the "
+				+ "read lock, a downgrade)");
+	}
+
 	private void reenter(Hold hold, long leaseMillis) {
 		if (hold.lostReason != null) {
 			throw new LockLostException(hold.id.key(), hold.lostReason + "; it cannot be re-entered");
 		}
-		long result = tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, leaseMillis, true);
+		long result = tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, leaseMillis, true, 0);
 		if (result == LockScripts.ACQUIRED) {
 			hold.count++;
 			return;
@@ -361,27 +388,32 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	private long tryAcquire(LockType type, String key, String redisKey, String owner, long leaseMillis,
-			boolean reentry) {
+			boolean reentry, long claimMillis) {
+		String lease = Long.toString(leaseMillis);
+		String reentering = reentry ? "1" : "0";
 		return switch (type) {
-			case REENTRANT -> run(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner,
-					Long.toString(leaseMillis), reentry ? "1" : "0");
-			case READ, WRITE -> throw new UnsupportedOperationException(
-					"Read/write locks are not supported yet (lock '" + key + "')");
+			case REENTRANT -> run(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner, lease, reentering);
+			case READ -> run(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock", key, owner, lease,
+					reentering);
+			case WRITE -> run(LockScripts.WRITE_ACQUIRE, redisKey, "acquire the write lock", key, owner, lease,
+					reentering, Long.toString(claimMillis));
 		};
 	}
 
 	private long runRelease(Hold hold, int holds) {
-		return switch (hold.id.type()) {
-			case REENTRANT -> run(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
-					this.channel, Integer.toString(holds));
-			case READ, WRITE -> throw new UnsupportedOperationException("Read/write locks are not supported yet");
+		RedisScript<Long> script = switch (hold.id.type()) {
+			case REENTRANT -> LockScripts.REENTRANT_RELEASE;
+			case READ -> LockScripts.READ_RELEASE;
+			case WRITE -> LockScripts.WRITE_RELEASE;
 		};
+		return run(script, hold.redisKey, "release", hold.id.key(), hold.owner, this.channel, Integer.toString(holds));
 	}
 
 	private static RedisScript<Long> renewScript(LockType type) {
 		return switch (type) {
 			case REENTRANT -> LockScripts.REENTRANT_RENEW;
-			case READ, WRITE -> throw new UnsupportedOperationException("Read/write locks are not supported yet");
+			case READ -> LockScripts.READ_RENEW;
+			case WRITE -> LockScripts.WRITE_RENEW;
 		};
 	}
 

@@ -8,8 +8,9 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * A separate application instance for {@link RedisFailureTests}: acquires a lock with auto-renew, prints
- * {@code HELD}, and holds it until killed.
+ * A separate application instance for the fault tests: acquires a lock with auto-renew, prints
+ * {@code HELD <owner id>}, and holds it until killed. Arguments: Redis port, lock key, lease in ms, and
+ * optionally the lock type (REENTRANT by default).
  */
 public final class LockHolderMain {
 
@@ -24,11 +25,12 @@ public final class LockHolderMain {
 		factory.afterPropertiesSet();
 		factory.start();
 		RedisLockClient client = new RedisLockClient(factory, "lock:");
-		if (!client.acquire(key, LockType.REENTRANT, lease, true, Duration.ZERO, false)) {
+		LockType type = (args.length > 3) ? LockType.valueOf(args[3]) : LockType.REENTRANT;
+		if (!client.acquire(key, type, lease, true, Duration.ZERO, false)) {
 			System.out.println("NOT-ACQUIRED");
 			System.exit(2);
 		}
-		System.out.println("HELD");
+		System.out.println("HELD " + client.getClientId() + ":" + Thread.currentThread().getId());
 		System.out.flush();
 		// hold until killed: the parent never writes to our standard input
 		System.in.read();

@@ -1,13 +1,8 @@
 package io.github.distributedlock.redis;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.distributedlock.annotation.LockType;
@@ -90,36 +85,19 @@ class RedisFailureTests {
 	@Test
 	void aHolderProcessKilledWithSigkillFreesTheLockWithinItsLease() throws Exception {
 		long leaseMillis = 1500;
-		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
-		Process holder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-				LockHolderMain.class.getName(), Integer.toString(this.server.port()), this.key,
-				Long.toString(leaseMillis))
-			.redirectErrorStream(true)
-			.start();
-		try {
-			BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8));
-			String line;
-			do {
-				line = out.readLine();
-			}
-			while (line != null && !line.equals("HELD"));
-			assertThat(line).as("the holder process acquired the lock").isEqualTo("HELD");
+		try (HolderProcess holder = new HolderProcess(this.server.port(), this.key, leaseMillis, "REENTRANT")) {
 			StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
 			// its watchdog keeps it alive past the lease while it runs
 			await().during(Duration.ofMillis(leaseMillis + 500))
 				.atMost(Duration.ofSeconds(5))
-				.until(() -> redis.hasKey("lock:" + this.key));
+				.until(() -> redis.opsForHash().hasKey("lock:" + this.key, holder.owner()));
 			assertThat(this.template.getLock(this.key).tryLock()).isFalse();
 
-			holder.destroyForcibly(); // SIGKILL: no shutdown hook, no release, no notification
-			assertThat(holder.waitFor(10, TimeUnit.SECONDS)).isTrue();
+			holder.kill();
 			long killedAt = System.nanoTime();
 
 			assertThat(this.template.execute(this.key, () -> "taken over")).isEqualTo("taken over");
 			assertThat(Duration.ofNanos(System.nanoTime() - killedAt)).isLessThan(Duration.ofMillis(leaseMillis + 1000));
-		}
-		finally {
-			holder.destroyForcibly();
 		}
 	}
 

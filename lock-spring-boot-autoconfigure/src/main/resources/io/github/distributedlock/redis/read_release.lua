@@ -1,0 +1,26 @@
+-- Releases read holds of a read/write lock; only their owner can (the rw_common.lua functions are prepended).
+-- KEYS[1]: the lock's hash (fields: see rw_common.lua)
+-- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[2]: the channel that release notifications are published on
+-- ARGV[3]: how many read holds to release (1, or all of them at shutdown)
+-- Returns -1 when the owner holds no read hold (never acquired, or lost: nothing is changed);
+--         otherwise the read holds left (0: this reader left; when it was the last holder, the key is
+--         published on ARGV[2] so waiting writers try again).
+local key, owner = KEYS[1], ARGV[1]
+local now = rw_now()
+local s = rw_load(key, now)
+if s.foreign or not s.readers[owner] then
+    return -1
+end
+local left = redis.call('HINCRBY', key, 'r:' .. owner, -tonumber(ARGV[3]))
+if left > 0 then
+    return left
+end
+redis.call('HDEL', key, 'r:' .. owner, 't:' .. owner)
+s.readers[owner] = nil
+s.nreaders = s.nreaders - 1
+rw_finish(key, s, now)
+if s.nreaders == 0 and not s.writer then
+    redis.call('PUBLISH', ARGV[2], key)
+end
+return 0

@@ -1,0 +1,84 @@
+-- Shared functions of the read/write lock scripts; prepended to each of them when it is loaded.
+--
+-- A read/write lock is ONE Redis hash (so one Redis Cluster hash slot). Its fields:
+--   w        owner id of the write holder ("<client id>:<thread id>")
+--   wc       the write holder's hold count
+--   wt       the write holder's lease deadline, in Redis TIME milliseconds
+--   r:<id>   read hold count of reader <id>
+--   t:<id>   lease deadline of reader <id>, in Redis TIME milliseconds: every reader's lease is its own,
+--            so a reader that died frees its share when its own lease ends, while others keep renewing
+--   ww:<id>  deadline of waiting writer <id>'s claim: while one is set, readers that hold nothing wait
+--            behind it, so a steady stream of readers cannot starve a writer
+-- Holders and claims whose deadline has passed are deleted by the next script that loads the lock.
+-- The key's TTL is always the latest deadline in it; the key is deleted when nothing is left.
+-- Any other field means the key belongs to a reentrant lock: these scripts treat it as held.
+
+local function rw_now()
+    local t = redis.call('TIME')
+    return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- Loads the lock's state, deleting expired holders and claims.
+local function rw_load(key, now)
+    local s = { writer = false, wt = 0, readers = {}, nreaders = 0, waiting = {}, foreign = false }
+    local raw = redis.call('HGETALL', key)
+    local counts, deadlines = {}, {}
+    for i = 1, #raw, 2 do
+        local f, v = raw[i], raw[i + 1]
+        if f == 'w' then
+            s.writer = v
+        elseif f == 'wt' then
+            s.wt = tonumber(v)
+        elseif f == 'wc' then
+            -- read where needed
+        elseif string.sub(f, 1, 2) == 'r:' then
+            counts[string.sub(f, 3)] = true
+        elseif string.sub(f, 1, 2) == 't:' then
+            deadlines[string.sub(f, 3)] = tonumber(v)
+        elseif string.sub(f, 1, 3) == 'ww:' then
+            local d = tonumber(v)
+            if d <= now then
+                redis.call('HDEL', key, f)
+            else
+                s.waiting[string.sub(f, 4)] = d
+            end
+        else
+            s.foreign = true
+        end
+    end
+    if s.writer and s.wt <= now then
+        redis.call('HDEL', key, 'w', 'wc', 'wt')
+        s.writer = false
+        s.wt = 0
+    end
+    for id, _ in pairs(counts) do
+        local d = deadlines[id] or 0
+        if d <= now then
+            redis.call('HDEL', key, 'r:' .. id, 't:' .. id)
+        else
+            s.readers[id] = d
+            s.nreaders = s.nreaders + 1
+        end
+    end
+    return s
+end
+
+-- Sets the key's TTL to the latest deadline in the state, or deletes the key when none is left.
+local function rw_finish(key, s, now)
+    local latest = 0
+    if s.writer then
+        latest = s.wt
+    end
+    for _, d in pairs(s.readers) do
+        if d > latest then latest = d end
+    end
+    for _, d in pairs(s.waiting) do
+        if d > latest then latest = d end
+    end
+    if latest <= now then
+        redis.call('DEL', key)
+    else
+        redis.call('PEXPIRE', key, latest - now)
+    end
+end
+

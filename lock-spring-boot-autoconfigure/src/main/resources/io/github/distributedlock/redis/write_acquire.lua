@@ -1,0 +1,60 @@
+-- Acquires the write side of a read/write lock, or re-enters it (the rw_common.lua functions are prepended).
+-- KEYS[1]: the lock's hash (fields: see rw_common.lua)
+-- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[2]: lease in milliseconds
+-- ARGV[3]: "1" when the owner believes it already holds the write side (a re-entry), "0" otherwise
+-- ARGV[4]: claim in milliseconds: when blocked, the owner is recorded as a waiting writer for this long,
+--          so that new readers queue behind it; "0" records nothing (a single try)
+-- Returns -1 when acquired or re-entered;
+--         -2 when ARGV[3] is "1" but the owner no longer holds it (it was lost);
+--         -3 when the owner holds the read side: upgrades are refused (two upgrading readers would deadlock);
+--         otherwise milliseconds to wait before trying again (until the earliest blocking lease ends, and at
+--         most half the claim, so that the claim is renewed before it runs out).
+local key, owner, lease, claim = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[4])
+local now = rw_now()
+local s = rw_load(key, now)
+if s.foreign then
+    return redis.call('PTTL', key)
+end
+if s.writer == owner then
+    redis.call('HINCRBY', key, 'wc', 1)
+    if s.wt < now + lease then
+        s.wt = now + lease
+        redis.call('HSET', key, 'wt', s.wt)
+    end
+    rw_finish(key, s, now)
+    return -1
+end
+if ARGV[3] == '1' then
+    return -2
+end
+if s.readers[owner] then
+    return -3
+end
+if not s.writer and s.nreaders == 0 then
+    if s.waiting[owner] then
+        redis.call('HDEL', key, 'ww:' .. owner)
+        s.waiting[owner] = nil
+    end
+    s.writer = owner
+    s.wt = now + lease
+    redis.call('HSET', key, 'w', owner, 'wc', 1, 'wt', s.wt)
+    rw_finish(key, s, now)
+    return -1
+end
+local wait = nil
+if s.writer then
+    wait = s.wt - now
+else
+    for _, d in pairs(s.readers) do
+        if wait == nil or d - now < wait then wait = d - now end
+    end
+end
+if claim > 0 then
+    s.waiting[owner] = now + claim
+    redis.call('HSET', key, 'ww:' .. owner, now + claim)
+    rw_finish(key, s, now)
+    local half = math.floor(claim / 2)
+    if wait > half then wait = half end
+end
+return wait

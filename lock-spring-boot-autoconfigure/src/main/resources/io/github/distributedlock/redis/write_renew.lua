@@ -1,0 +1,17 @@
+-- Extends the write holder's lease (the watchdog; the rw_common.lua functions are prepended).
+-- KEYS[1]: the lock's hash (fields: see rw_common.lua)
+-- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[2]: lease in milliseconds
+-- Returns 1 when extended (never shortened); 0 when the owner no longer holds the write side (it was lost).
+local key, owner, lease = KEYS[1], ARGV[1], tonumber(ARGV[2])
+local now = rw_now()
+local s = rw_load(key, now)
+if s.foreign or s.writer ~= owner then
+    return 0
+end
+if s.wt < now + lease then
+    s.wt = now + lease
+    redis.call('HSET', key, 'wt', s.wt)
+end
+rw_finish(key, s, now)
+return 1

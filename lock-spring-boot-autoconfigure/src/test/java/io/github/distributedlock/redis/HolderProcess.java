@@ -1,0 +1,55 @@
+package io.github.distributedlock.redis;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@link LockHolderMain} in a JVM of its own, to be killed with SIGKILL.
+ */
+final class HolderProcess implements AutoCloseable {
+
+	private final Process process;
+
+	private final String owner;
+
+	HolderProcess(int port, String key, long leaseMillis, String type) throws IOException {
+		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+		this.process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+				LockHolderMain.class.getName(), Integer.toString(port), key, Long.toString(leaseMillis), type)
+			.redirectErrorStream(true)
+			.start();
+		BufferedReader out = new BufferedReader(new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8));
+		String line;
+		do {
+			line = out.readLine();
+		}
+		while (line != null && !line.startsWith("HELD "));
+		if (line == null) {
+			this.process.destroyForcibly();
+			throw new IllegalStateException("The holder process ended without acquiring " + key);
+		}
+		this.owner = line.substring("HELD ".length());
+	}
+
+	String owner() {
+		return this.owner;
+	}
+
+	/**
+	 * Kills the process with SIGKILL: no shutdown hook runs, nothing is released or published.
+	 */
+	void kill() throws InterruptedException {
+		this.process.destroyForcibly();
+		this.process.waitFor(10, TimeUnit.SECONDS);
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		kill();
+	}
+
+}

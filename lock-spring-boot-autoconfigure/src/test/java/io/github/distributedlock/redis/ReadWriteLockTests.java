@@ -1,0 +1,426 @@
+package io.github.distributedlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.test.LockHolder;
+import io.github.distributedlock.test.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Read/write locks against a real redis-server: shared readers, exclusive writers, reentrancy, downgrade,
+ * refused upgrade, no writer starvation, per-reader leases, and wake-up of waiting readers.
+ */
+class ReadWriteLockTests {
+
+	private static RedisServer server;
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	private static StringRedisTemplate redis;
+
+	private final List<RedisLockClient> clients = new ArrayList<>();
+
+	private DistributedLockTemplate first;
+
+	private DistributedLockTemplate second;
+
+	private String key;
+
+	@BeforeAll
+	static void startRedis() {
+		server = RedisServer.start();
+		connectionFactory = server.connectionFactory();
+		redis = new StringRedisTemplate(connectionFactory);
+	}
+
+	@AfterAll
+	static void stopRedis() {
+		connectionFactory.destroy();
+		server.close();
+	}
+
+	@BeforeEach
+	void setUp() {
+		this.first = newTemplate(Duration.ofSeconds(30));
+		this.second = newTemplate(Duration.ofSeconds(30));
+		this.key = "rw:" + UUID.randomUUID();
+	}
+
+	@AfterEach
+	void closeClients() {
+		this.clients.forEach(RedisLockClient::close);
+	}
+
+	private DistributedLockTemplate newTemplate(Duration lease) {
+		RedisLockClient client = new RedisLockClient(connectionFactory, "lock:");
+		this.clients.add(client);
+		return new DistributedLockTemplate(client, lease, Duration.ofSeconds(30));
+	}
+
+	private String redisKey() {
+		return "lock:" + this.key;
+	}
+
+	@Test
+	void manyReadersHoldTheLockAtOnceAcrossInstances() throws Exception {
+		CyclicBarrier allInside = new CyclicBarrier(4);
+		ExecutorService pool = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<Integer>> readers = new ArrayList<>();
+			for (int i = 0; i < 4; i++) {
+				Lock read = ((i % 2 == 0) ? this.first : this.second).getReadWriteLock(this.key).readLock();
+				readers.add(pool.submit(() -> {
+					read.lock();
+					try {
+						// returns only when all four readers are inside together
+						return allInside.await(10, TimeUnit.SECONDS);
+					}
+					finally {
+						read.unlock();
+					}
+				}));
+			}
+			for (Future<Integer> reader : readers) {
+				reader.get(20, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void aWriterExcludesEveryReaderAndEveryOtherWriter() throws Exception {
+		AtomicInteger readersInside = new AtomicInteger();
+		AtomicInteger writersInside = new AtomicInteger();
+		AtomicInteger violations = new AtomicInteger();
+		AtomicInteger tornReads = new AtomicInteger();
+		String version = "version:" + this.key;
+		redis.opsForValue().set(version, "0");
+		ExecutorService pool = Executors.newFixedThreadPool(8);
+		try {
+			List<Future<?>> futures = new ArrayList<>();
+			for (int t = 0; t < 8; t++) {
+				ReadWriteLock lock = ((t % 2 == 0) ? this.first : this.second).getReadWriteLock(this.key);
+				boolean writer = t < 2;
+				futures.add(pool.submit(() -> {
+					for (int i = 0; i < 25; i++) {
+						if (writer) {
+							lock.writeLock().lock();
+							try {
+								if (writersInside.incrementAndGet() != 1 || readersInside.get() != 0) {
+									violations.incrementAndGet();
+								}
+								// odd while a write is in progress: a reader must never see it
+								long v = Long.parseLong(redis.opsForValue().get(version));
+								redis.opsForValue().set(version, Long.toString(v + 1));
+								redis.opsForValue().set(version, Long.toString(v + 2));
+								writersInside.decrementAndGet();
+							}
+							finally {
+								lock.writeLock().unlock();
+							}
+						}
+						else {
+							lock.readLock().lock();
+							try {
+								readersInside.incrementAndGet();
+								if (writersInside.get() != 0) {
+									violations.incrementAndGet();
+								}
+								if (Long.parseLong(redis.opsForValue().get(version)) % 2 != 0) {
+									tornReads.incrementAndGet();
+								}
+								readersInside.decrementAndGet();
+							}
+							finally {
+								lock.readLock().unlock();
+							}
+						}
+					}
+					return null;
+				}));
+			}
+			for (Future<?> future : futures) {
+				future.get(120, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(violations).hasValue(0);
+		assertThat(tornReads).hasValue(0);
+		assertThat(redis.opsForValue().get(version)).isEqualTo(Integer.toString(2 * 2 * 25));
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void readAndWriteAreReentrant() {
+		ReadWriteLock lock = this.first.getReadWriteLock(this.key);
+		lock.readLock().lock();
+		lock.readLock().lock();
+		lock.readLock().unlock();
+		assertThat(this.second.getReadWriteLock(this.key).writeLock().tryLock()).isFalse();
+		lock.readLock().unlock();
+		lock.writeLock().lock();
+		lock.writeLock().lock();
+		lock.writeLock().unlock();
+		assertThat(this.second.getReadWriteLock(this.key).readLock().tryLock()).isFalse();
+		lock.writeLock().unlock();
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void theWriterMayDowngradeAndReleaseWriteFirst() throws Exception {
+		ReadWriteLock lock = this.first.getReadWriteLock(this.key);
+		lock.writeLock().lock();
+		lock.readLock().lock();
+		lock.writeLock().unlock();
+		// now only a reader: other readers join, writers stay out
+		ExecutorService pool = Executors.newSingleThreadExecutor();
+		try {
+			ReadWriteLock other = this.second.getReadWriteLock(this.key);
+			assertThat(pool.submit(() -> {
+				boolean read = other.readLock().tryLock();
+				if (read) {
+					other.readLock().unlock();
+				}
+				return read;
+			}).get()).isTrue();
+			assertThat(pool.submit(() -> other.writeLock().tryLock()).get()).isFalse();
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		lock.readLock().unlock();
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void theWriterMayDowngradeAndReleaseReadFirst() {
+		ReadWriteLock lock = this.first.getReadWriteLock(this.key);
+		lock.writeLock().lock();
+		lock.readLock().lock();
+		lock.readLock().unlock();
+		assertThat(redis.opsForHash().get(redisKey(), "w")).isNotNull();
+		lock.writeLock().unlock();
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void aReaderAskingForTheWriteLockIsRefusedAtOnceNotDeadlocked() {
+		ReadWriteLock lock = this.first.getReadWriteLock(this.key);
+		lock.readLock().lock();
+		try {
+			long start = System.nanoTime();
+			assertThatThrownBy(() -> lock.writeLock().tryLock(10, TimeUnit.SECONDS))
+				.isInstanceOf(IllegalMonitorStateException.class)
+				.hasMessageContaining("upgrade")
+				.hasMessageContaining("release the read lock first");
+			assertThatThrownBy(() -> this.first.execute(
+					LockDefinition.builder(this.key).type(LockType.WRITE).build(), () -> "never"))
+				.isInstanceOf(IllegalMonitorStateException.class);
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+			// the script refuses it too, should a client not know that it holds the read side
+			String owner = this.clients.get(0).getClientId() + ":" + Thread.currentThread().getId();
+			Long refused = redis.execute(LockScripts.WRITE_ACQUIRE, List.of(redisKey()), owner, "1000", "0", "0");
+			assertThat(refused).isEqualTo(LockScripts.UPGRADE);
+		}
+		finally {
+			lock.readLock().unlock();
+		}
+	}
+
+	@Test
+	void aSteadyStreamOfReadersDoesNotStarveAWriter() throws Exception {
+		Duration readLease = Duration.ofSeconds(1);
+		DistributedLockTemplate readersA = newTemplate(readLease);
+		DistributedLockTemplate readersB = newTemplate(readLease);
+		AtomicBoolean stop = new AtomicBoolean();
+		AtomicInteger readersInside = new AtomicInteger();
+		AtomicLong reads = new AtomicLong();
+		AtomicInteger violations = new AtomicInteger();
+		ExecutorService pool = Executors.newFixedThreadPool(8);
+		try {
+			for (int t = 0; t < 8; t++) {
+				Lock read = ((t % 2 == 0) ? readersA : readersB).getReadWriteLock(this.key).readLock();
+				pool.submit(() -> {
+					while (!stop.get()) {
+						read.lock();
+						try {
+							readersInside.incrementAndGet();
+							Thread.sleep(2); // the read's work, overlapping with other readers
+							readersInside.decrementAndGet();
+							reads.incrementAndGet();
+						}
+						finally {
+							read.unlock();
+						}
+					}
+					return null;
+				});
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> reads.get() > 100);
+			Lock write = this.first.getReadWriteLock(this.key).writeLock();
+			for (int i = 0; i < 3; i++) {
+				long start = System.nanoTime();
+				// within three read leases, although readers never stop coming
+				assertThat(write.tryLock(3 * readLease.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+				try {
+					if (readersInside.get() != 0) {
+						violations.incrementAndGet();
+					}
+				}
+				finally {
+					write.unlock();
+				}
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(readLease.multipliedBy(3));
+				long readsBefore = reads.get();
+				await().atMost(Duration.ofSeconds(10)).until(() -> reads.get() > readsBefore + 20);
+			}
+		}
+		finally {
+			stop.set(true);
+			pool.shutdown();
+			assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		}
+		assertThat(violations).hasValue(0);
+	}
+
+	@Test
+	void aDeadReadersShareEndsWithItsOwnLeaseWhileOtherReadersRenewTheirs() throws Exception {
+		long leaseMillis = 1000;
+		DistributedLockTemplate reader = newTemplate(Duration.ofMillis(leaseMillis));
+		Lock read = reader.getReadWriteLock(this.key).readLock();
+		read.lock();
+		try (HolderProcess dead = new HolderProcess(server.port(), this.key, leaseMillis, "READ")) {
+			assertThat(redis.opsForHash().hasKey(redisKey(), "r:" + dead.owner())).isTrue();
+			dead.kill();
+			// the other reader's renewals keep the lock alive; the dead reader's share goes with its lease
+			await().atMost(Duration.ofMillis(leaseMillis * 4))
+				.until(() -> !redis.opsForHash().hasKey(redisKey(), "r:" + dead.owner()));
+			assertThat(redis.<String, String>opsForHash().keys(redisKey())).filteredOn((field) -> field.startsWith("r:"))
+				.hasSize(1);
+			assertThat(this.second.getReadWriteLock(this.key).writeLock().tryLock()).isFalse();
+		}
+		finally {
+			read.unlock();
+		}
+		Lock write = this.second.getReadWriteLock(this.key).writeLock();
+		assertThat(write.tryLock()).isTrue();
+		write.unlock();
+	}
+
+	@Test
+	void aWritersReleaseWakesTheWaitingReadersTogether() throws Exception {
+		int readers = 4;
+		CyclicBarrier allInside = new CyclicBarrier(readers);
+		AtomicLong lastAcquired = new AtomicLong();
+		try (LockHolder writer = new LockHolder(this.first.getReadWriteLock(this.key).writeLock())) {
+			ExecutorService pool = Executors.newFixedThreadPool(readers);
+			try {
+				CountDownLatch started = new CountDownLatch(readers);
+				List<Future<?>> futures = new ArrayList<>();
+				for (int i = 0; i < readers; i++) {
+					Lock read = this.second.getReadWriteLock(this.key).readLock();
+					futures.add(pool.submit(() -> {
+						started.countDown();
+						read.lock();
+						try {
+							lastAcquired.accumulateAndGet(System.nanoTime(), Math::max);
+							allInside.await(10, TimeUnit.SECONDS);
+						}
+						finally {
+							read.unlock();
+						}
+						return null;
+					}));
+				}
+				assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+				await().atMost(Duration.ofSeconds(5)).until(() -> this.clients.get(1).waitingKeys() == 1);
+				long releasedAt = System.nanoTime();
+				writer.close();
+				for (Future<?> future : futures) {
+					future.get(10, TimeUnit.SECONDS);
+				}
+				// the writer's lease is 30 s: only the release notification brings them in this soon
+				assertThat(Duration.ofNanos(lastAcquired.get() - releasedAt)).isLessThan(Duration.ofSeconds(3));
+			}
+			finally {
+				pool.shutdownNow();
+			}
+		}
+	}
+
+	@Test
+	void allStateOfALockIsOneHashAndAWaitingWritersClaimIsWithdrawnWhenItGivesUp() throws Exception {
+		try (LockHolder reader = new LockHolder(this.first.getReadWriteLock(this.key).readLock())) {
+			ExecutorService pool = Executors.newSingleThreadExecutor();
+			try {
+				Lock write = this.second.getReadWriteLock(this.key).writeLock();
+				Future<Boolean> writer = pool.submit(() -> write.tryLock(800, TimeUnit.MILLISECONDS));
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> redis.<String, String>opsForHash().keys(redisKey()).stream().anyMatch((f) -> f.startsWith("ww:")));
+				// a new reader queues behind the waiting writer
+				Lock lateReader = this.first.getReadWriteLock(this.key).readLock();
+				ExecutorService other = Executors.newSingleThreadExecutor();
+				try {
+					assertThat(other.submit(() -> lateReader.tryLock()).get()).isFalse();
+				}
+				finally {
+					other.shutdownNow();
+				}
+				assertThat(writer.get(5, TimeUnit.SECONDS)).isFalse();
+				assertThat(redis.<String, String>opsForHash().keys(redisKey())).noneMatch((f) -> f.startsWith("ww:"));
+				assertThat(redis.keys("*" + this.key + "*")).containsExactly(redisKey());
+			}
+			finally {
+				pool.shutdownNow();
+			}
+		}
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void aHardReadLeaseIsLostAndReportedAtRelease() throws Exception {
+		RedisLockClient client = this.clients.get(0);
+		assertThat(client.acquire(this.key, LockType.READ, Duration.ofMillis(150), false, Duration.ZERO, false)).isTrue();
+		await().atMost(Duration.ofSeconds(5)).until(() -> !redis.hasKey(redisKey()));
+		Lock write = this.second.getReadWriteLock(this.key).writeLock();
+		assertThat(write.tryLock()).isTrue();
+		assertThatThrownBy(() -> client.release(this.key, LockType.READ)).isInstanceOf(LockLostException.class);
+		assertThat(redis.opsForHash().get(redisKey(), "w")).isNotNull();
+		write.unlock();
+	}
+
+}
