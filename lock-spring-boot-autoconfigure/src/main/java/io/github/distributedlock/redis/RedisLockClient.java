@@ -32,7 +32,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * owner id ({@code <client id>:<thread id>}, the client id a random UUID per instance) and its value the
  * hold count. The key's TTL is the lease. Every check-then-act is one Lua script (see the {@code .lua}
  * files beside this class), so a release or renewal by anyone but the owner changes nothing.</li>
- * <li><b>Renewal</b> (the watchdog): one scheduler thread per client extends the lease of every held
+ * <li><b>Renewal</b> (the watchdog): one scheduler per client extends the lease of every held
  * auto-renew lock every lease/3. If an extension finds the lock gone, or cannot reach Redis for longer than
  * the lease, the hold is marked lost and its release throws {@link LockLostException}.</li>
  * <li><b>Waiting</b>: a waiter sleeps until a release notification for its key arrives (one Redis
@@ -75,30 +75,24 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	private final AtomicBoolean closed = new AtomicBoolean();
 
 	/**
-	 * Creates a client and subscribes to release notifications.
+	 * Creates a client and subscribes to release notifications. Redis being unreachable does not fail the
+	 * construction: acquisitions fail until it is back, and the subscription is made then.
 	 * @param connectionFactory the Redis connections; the client opens one more for its subscription
 	 * @param keyPrefix prefix of every Redis key it writes, such as {@code "lock:"}; may be empty
-	 * @throws DistributedLockException if the subscription cannot be made
 	 */
 	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
 		this.channel = keyPrefix + "__released";
 		this.redis = new StringRedisTemplate(connectionFactory);
-		this.watchdog = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "distributed-lock-watchdog-" + this.clientId.substring(0, 8));
+		// two threads: a subscription attempt while Redis is down must not hold up lease renewals
+		this.watchdog = new ScheduledThreadPoolExecutor(2, (task) -> {
+			Thread thread = new Thread(task, "distributed-lock-" + this.clientId.substring(0, 8));
 			thread.setDaemon(true);
 			return thread;
 		});
 		this.watchdog.setRemoveOnCancelPolicy(true);
-		try {
-			this.notifications = new ReleaseNotifications(connectionFactory, this.channel);
-		}
-		catch (RuntimeException ex) {
-			this.watchdog.shutdownNow();
-			throw new DistributedLockException("Cannot subscribe to lock release notifications on channel '"
-					+ this.channel + "': " + ex.getMessage(), ex);
-		}
+		this.notifications = new ReleaseNotifications(connectionFactory, this.channel, this.watchdog);
 	}
 
 	@Override
@@ -281,6 +275,14 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	int waitingKeys() {
 		return this.notifications.waitingKeys();
+	}
+
+	/**
+	 * Tells whether release notifications arrive; for tests and diagnostics.
+	 * @return {@code true} while the pub/sub subscription is up
+	 */
+	boolean isListening() {
+		return this.notifications.isListening();
 	}
 
 	/**

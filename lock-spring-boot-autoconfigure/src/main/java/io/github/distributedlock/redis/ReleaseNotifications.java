@@ -3,9 +3,13 @@ package io.github.distributedlock.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.Message;
@@ -13,6 +17,7 @@ import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * Wakes local waiters when a lock is released anywhere. One Redis subscription per client, on one channel,
@@ -21,23 +26,84 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * <p>
  * A waiter registers before it tries the lock, so a release between a failed try and the wait is not
  * missed. A lost message (a broken subscription) only delays a waiter until the holder's lease ends,
- * when it retries anyway. Thread-safe.
+ * when it retries anyway. So Redis being down when the client starts does not fail the start. The
+ * subscription is checked every second on the client's scheduler and when a waiter registers, and made
+ * again when it is down (at most once a second); this is the only recovery, the container's own is off
+ * (its retries run recursively on the caller's thread). Thread-safe.
  */
 final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	private final ConcurrentHashMap<String, Set<Waiter>> waitersByKey = new ConcurrentHashMap<>();
 
+	private static final Log logger = LogFactory.getLog(ReleaseNotifications.class);
+
+	private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	private final RedisMessageListenerContainer container;
 
-	ReleaseNotifications(RedisConnectionFactory connectionFactory, String channel) {
-		RedisMessageListenerContainer listenerContainer = new RedisMessageListenerContainer();
-		listenerContainer.setConnectionFactory(connectionFactory);
+	private final String channel;
+
+	private final ReentrantLock subscribing = new ReentrantLock();
+
+	private volatile long nextAttempt;
+
+	private volatile boolean closed;
+
+	/**
+	 * Subscribes, or tries to: an unreachable Redis is logged, not thrown.
+	 * @param connectionFactory the Redis connections; one more is opened for the subscription
+	 * @param channel the channel release scripts publish on
+	 * @param scheduler runs the periodic subscription check; owned by the caller
+	 */
+	ReleaseNotifications(RedisConnectionFactory connectionFactory, String channel, ScheduledExecutorService scheduler) {
+		this.channel = channel;
+		this.container = new RedisMessageListenerContainer();
+		this.container.setConnectionFactory(connectionFactory);
 		// the listener only releases semaphores: run it on the connection's thread, no thread per message
-		listenerContainer.setTaskExecutor(Runnable::run);
-		listenerContainer.addMessageListener(this, new ChannelTopic(channel));
-		listenerContainer.afterPropertiesSet();
-		listenerContainer.start();
-		this.container = listenerContainer;
+		this.container.setTaskExecutor(Runnable::run);
+		this.container.setSubscriptionExecutor(scheduler);
+		this.container.setRecoveryBackoff(new FixedBackOff(0, 0));
+		this.container.addMessageListener(this, new ChannelTopic(channel));
+		this.container.afterPropertiesSet();
+		this.nextAttempt = System.nanoTime();
+		subscribe();
+		scheduler.scheduleWithFixedDelay(this::subscribe, 1, 1, TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Tells whether the subscription is up.
+	 * @return {@code true} while release notifications arrive
+	 */
+	boolean isListening() {
+		return this.container.isListening();
+	}
+
+	/**
+	 * Makes the subscription if it is not made and no other thread is making it, at most once a second.
+	 */
+	private void subscribe() {
+		if (this.closed || this.container.isListening() || System.nanoTime() - this.nextAttempt < 0
+				|| !this.subscribing.tryLock()) {
+			return;
+		}
+		try {
+			if (!this.closed && !this.container.isListening()) {
+				this.nextAttempt = System.nanoTime() + RETRY_NANOS;
+				// a failed or lost subscription leaves the container 'started': reset it first
+				this.container.stop();
+				this.container.start();
+			}
+		}
+		catch (RuntimeException ex) {
+			this.container.stop();
+			if (logger.isWarnEnabled()) {
+				logger.warn("Cannot subscribe to lock release notifications on channel '" + this.channel + "' ("
+						+ ex.getMessage() + "); waiters retry when the holder's lease ends until it works");
+			}
+		}
+		finally {
+			this.subscribing.unlock();
+		}
 	}
 
 	/**
@@ -46,6 +112,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	 * @return the waiter, to be {@linkplain #unregister(Waiter) unregistered} in a {@code finally}
 	 */
 	Waiter register(String redisKey) {
+		subscribe();
 		Waiter waiter = new Waiter(redisKey);
 		this.waitersByKey.compute(redisKey, (key, waiters) -> {
 			Set<Waiter> set = (waiters != null) ? waiters : ConcurrentHashMap.newKeySet();
@@ -86,6 +153,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	@Override
 	public void close() {
+		this.closed = true;
 		try {
 			this.container.destroy();
 		}

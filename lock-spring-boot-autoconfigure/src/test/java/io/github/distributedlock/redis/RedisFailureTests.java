@@ -3,6 +3,7 @@ package io.github.distributedlock.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.distributedlock.annotation.LockType;
@@ -10,6 +11,7 @@ import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockAcquisitionException;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.test.LockHolder;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -110,6 +112,35 @@ class RedisFailureTests {
 		await().atMost(Duration.ofSeconds(20))
 			.ignoreExceptions()
 			.untilAsserted(() -> assertThat(this.template.execute(this.key, () -> List.of("ok"))).containsExactly("ok"));
+	}
+
+	@Test
+	void aClientCreatedWhileRedisIsDownWorksOnceRedisIsBack() throws Exception {
+		this.client.close();
+		this.server.kill();
+		long start = System.nanoTime();
+		RedisLockClient early = new RedisLockClient(this.connectionFactory, "lock:");
+		try {
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+			assertThat(early.isListening()).isFalse();
+			DistributedLockTemplate earlyTemplate = new DistributedLockTemplate(early, Duration.ofSeconds(30),
+					Duration.ofSeconds(1));
+			assertThatThrownBy(() -> earlyTemplate.execute(this.key, () -> "unlocked!"))
+				.isInstanceOf(DistributedLockException.class);
+
+			this.server.restart();
+			await().atMost(Duration.ofSeconds(20))
+				.ignoreExceptions()
+				.untilAsserted(() -> assertThat(earlyTemplate.execute(this.key, () -> "locked")).isEqualTo("locked"));
+			// the next waiter makes the subscription, so releases wake waiters again
+			try (LockHolder holder = new LockHolder(earlyTemplate.getLock(this.key))) {
+				assertThat(earlyTemplate.getLock(this.key).tryLock(100, TimeUnit.MILLISECONDS)).isFalse();
+			}
+			await().atMost(Duration.ofSeconds(10)).until(early::isListening);
+		}
+		finally {
+			early.close();
+		}
 	}
 
 }
