@@ -207,13 +207,14 @@ final class Demo {
 	}
 
 	static void print(List<Row> rows, PrintStream out) {
-		Function<Row, String>[] columns = columns();
+		List<Function<Row, String>> columns = List.of(Row::scenario, Row::setup, Row::outcome,
+				(row) -> row.millis() + " ms");
 		String[] headers = { "Scenario", "Setup", "Outcome", "Time" };
 		int[] widths = new int[headers.length];
 		for (int c = 0; c < headers.length; c++) {
 			widths[c] = headers[c].length();
 			for (Row row : rows) {
-				widths[c] = Math.max(widths[c], columns[c].apply(row).length());
+				widths[c] = Math.max(widths[c], columns.get(c).apply(row).length());
 			}
 		}
 		StringBuilder line = new StringBuilder("|");
@@ -227,17 +228,11 @@ final class Demo {
 		for (Row row : rows) {
 			StringBuilder cells = new StringBuilder("|");
 			for (int c = 0; c < headers.length; c++) {
-				cells.append(' ').append(pad(columns[c].apply(row), widths[c])).append(" |");
+				cells.append(' ').append(pad(columns.get(c).apply(row), widths[c])).append(" |");
 			}
 			out.println(cells);
 		}
 		out.println();
-	}
-
-	@SuppressWarnings("unchecked")
-	private static Function<Row, String>[] columns() {
-		return new Function[] { (Function<Row, String>) Row::scenario, (Function<Row, String>) Row::setup,
-				(Function<Row, String>) Row::outcome, (Function<Row, String>) (row) -> row.millis() + " ms" };
 	}
 
 	private static String pad(String text, int width) {

@@ -29,12 +29,12 @@ final class EmbeddedRedisFallback implements AutoCloseable {
 
 	private final int port;
 
-	private final AutoCloseable started;
+	private final Runnable stop;
 
-	private EmbeddedRedisFallback(String host, int port, AutoCloseable started) {
+	private EmbeddedRedisFallback(String host, int port, Runnable stop) {
 		this.host = host;
 		this.port = port;
-		this.started = started;
+		this.stop = stop;
 	}
 
 	static EmbeddedRedisFallback ensureRedis(String[] args) throws IOException {
@@ -45,10 +45,11 @@ final class EmbeddedRedisFallback implements AutoCloseable {
 			return new EmbeddedRedisFallback(host, port, null);
 		}
 		int freePort = freePort();
-		AutoCloseable server = onPath("redis-server") ? startRedisServer(freePort) : startBundledRedis(freePort);
+		boolean fromPath = onPath("redis-server");
+		Runnable stop = fromPath ? startRedisServer(freePort) : startBundledRedis(freePort);
 		logger.warn("No Redis answers at " + host + ":" + port + "; started an embedded Redis on 127.0.0.1:" + freePort
-				+ " (" + describe(server) + ")");
-		return new EmbeddedRedisFallback("127.0.0.1", freePort, server);
+				+ " (" + (fromPath ? "redis-server from PATH" : "embedded-redis library") + ")");
+		return new EmbeddedRedisFallback("127.0.0.1", freePort, stop);
 	}
 
 	/**
@@ -63,17 +64,13 @@ final class EmbeddedRedisFallback implements AutoCloseable {
 	}
 
 	@Override
-	public void close() throws Exception {
-		if (this.started != null) {
-			this.started.close();
+	public void close() {
+		if (this.stop != null) {
+			this.stop.run();
 		}
 	}
 
-	private static String describe(AutoCloseable server) {
-		return (server instanceof RedisProcess) ? "redis-server from PATH" : "embedded-redis library";
-	}
-
-	private static AutoCloseable startRedisServer(int port) throws IOException {
+	private static Runnable startRedisServer(int port) throws IOException {
 		Path dir = Files.createTempDirectory("sample-redis");
 		Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
 				"--save", "", "--appendonly", "no", "--dir", dir.toString())
@@ -81,10 +78,18 @@ final class EmbeddedRedisFallback implements AutoCloseable {
 			.redirectOutput(dir.resolve("redis.log").toFile())
 			.start();
 		awaitAnswer(port);
-		return new RedisProcess(process);
+		return () -> {
+			process.destroy();
+			try {
+				process.waitFor(5, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		};
 	}
 
-	private static AutoCloseable startBundledRedis(int port) throws IOException {
+	private static Runnable startBundledRedis(int port) throws IOException {
 		redis.embedded.RedisServer server = redis.embedded.RedisServer.newRedisServer()
 			.port(port)
 			.bind("127.0.0.1")
@@ -93,7 +98,14 @@ final class EmbeddedRedisFallback implements AutoCloseable {
 			.build();
 		server.start();
 		awaitAnswer(port);
-		return server::stop;
+		return () -> {
+			try {
+				server.stop();
+			}
+			catch (IOException ex) {
+				logger.warn("Could not stop the embedded Redis", ex);
+			}
+		};
 	}
 
 	private static void awaitAnswer(int port) throws IOException {
@@ -147,16 +159,6 @@ final class EmbeddedRedisFallback implements AutoCloseable {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			return socket.getLocalPort();
 		}
-	}
-
-	private record RedisProcess(Process process) implements AutoCloseable {
-
-		@Override
-		public void close() throws InterruptedException {
-			this.process.destroy();
-			this.process.waitFor(5, TimeUnit.SECONDS);
-		}
-
 	}
 
 }

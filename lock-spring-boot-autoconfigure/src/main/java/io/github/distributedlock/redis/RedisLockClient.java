@@ -30,8 +30,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <ul>
  * <li><b>Data</b>: a reentrant lock is one Redis hash at {@code <key-prefix><key>} whose one field is the
  * owner id ({@code <client id>:<thread id>}, the client id a random UUID per instance) and its value the
- * hold count. The key's TTL is the lease. Every check-then-act is one Lua script (see the {@code .lua}
- * files beside this class), so a release or renewal by anyone but the owner changes nothing.</li>
+ * hold count. The key's TTL is the lease. A read/write lock is also one hash (so one Redis Cluster slot),
+ * with the writer, each reader and its own lease deadline, and waiting writers' claims (see
+ * {@code rw_common.lua}). Every check-then-act is one Lua script (see the {@code .lua} files beside this
+ * class), so a release or renewal by anyone but the owner changes nothing.</li>
+ * <li><b>Read/write</b>: readers share, a writer excludes everyone; the write holder may take the read
+ * lock (downgrade), a reader may not take the write lock (upgrade: {@link IllegalMonitorStateException}).
+ * A waiting writer makes new readers wait behind it, so readers cannot starve it.</li>
  * <li><b>Renewal</b> (the watchdog): one scheduler per client extends the lease of every held
  * auto-renew lock every lease/3. If an extension finds the lock gone, or cannot reach Redis for longer than
  * the lease, the hold is marked lost and its release throws {@link LockLostException}.</li>

@@ -19,8 +19,7 @@ import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockAcquisitionException;
 import io.github.distributedlock.redis.RedisLockClient;
 import io.github.distributedlock.test.LockHolder;
-import io.github.distributedlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,9 +37,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The {@code @DistributedLock} interceptor on {@link ProxyFactory} proxies, over a real lock client.
  */
+@SuppressWarnings("try") // a resource that only holds a lock for the block is not referenced in it
 class DistributedLockInterceptorTests {
-
-	private static RedisServer server;
 
 	private static LettuceConnectionFactory connectionFactory;
 
@@ -55,15 +53,8 @@ class DistributedLockInterceptorTests {
 	private OrderService target;
 
 	@BeforeAll
-	static void startRedis() {
-		server = RedisServer.start();
-		connectionFactory = server.connectionFactory();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		connectionFactory.destroy();
-		server.close();
+	static void connect() {
+		connectionFactory = SharedRedis.connectionFactory();
 	}
 
 	@BeforeEach

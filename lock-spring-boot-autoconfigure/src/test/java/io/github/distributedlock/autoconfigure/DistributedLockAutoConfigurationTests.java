@@ -10,8 +10,7 @@ import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.redis.RedisLockClient;
 import io.github.distributedlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.aop.support.AopUtils;
@@ -33,7 +32,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 class DistributedLockAutoConfigurationTests {
 
-	private static RedisServer server;
+	private static final RedisServer server = SharedRedis.server();
 
 	private ApplicationContextRunner contextRunner() {
 		return new ApplicationContextRunner()
@@ -42,15 +41,6 @@ class DistributedLockAutoConfigurationTests {
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
 	}
 
-	@BeforeAll
-	static void startRedis() {
-		server = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		server.close();
-	}
 
 	@Test
 	void registersTheClientTemplateAndAdvisorWithTheDocumentedDefaults() {

@@ -4,8 +4,7 @@ import javax.sql.DataSource;
 
 import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -31,17 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TransactionalLockTests {
 
-	private static RedisServer server;
+	private static final RedisServer server = SharedRedis.server();
 
-	@BeforeAll
-	static void startRedis() {
-		server = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		server.close();
-	}
 
 	private ApplicationContextRunner contextRunner() {
 		return new ApplicationContextRunner()

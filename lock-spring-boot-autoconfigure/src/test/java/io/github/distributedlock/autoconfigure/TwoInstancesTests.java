@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.redis.RedisLockClient;
+import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -32,21 +32,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class TwoInstancesTests {
 
-	private static RedisServer server;
+	private static final RedisServer server = SharedRedis.server();
 
 	static final AtomicInteger inside = new AtomicInteger();
 
 	static final AtomicInteger maxInside = new AtomicInteger();
 
-	@BeforeAll
-	static void startRedis() {
-		server = RedisServer.start();
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		server.close();
-	}
 
 	@Test
 	void neverTwoHoldersAndNoLostUpdateAcrossTwoInstances() {
@@ -61,26 +52,13 @@ class TwoInstancesTests {
 				.isNotEqualTo(second.getBean(RedisLockClient.class).getClientId());
 			int threadsPerInstance = 6;
 			int iterations = 30;
-			ExecutorService pool = Executors.newFixedThreadPool(threadsPerInstance * 2);
-			try {
-				List<Future<?>> futures = new ArrayList<>();
-				for (int t = 0; t < threadsPerInstance * 2; t++) {
-					ApplicationContext instance = (t % 2 == 0) ? first : second;
-					CounterService counter = instance.getBean(CounterService.class);
-					futures.add(pool.submit(() -> {
-						for (int i = 0; i < iterations; i++) {
-							counter.increment("shared");
-						}
-						return null;
-					}));
+			Concurrently.run(threadsPerInstance * 2, 120, (thread) -> {
+				ApplicationContext instance = (thread % 2 == 0) ? first : second;
+				CounterService counter = instance.getBean(CounterService.class);
+				for (int i = 0; i < iterations; i++) {
+					counter.increment("shared");
 				}
-				for (Future<?> future : futures) {
-					future.get(120, TimeUnit.SECONDS);
-				}
-			}
-			finally {
-				pool.shutdownNow();
-			}
+			});
 			assertThat(maxInside.get()).isEqualTo(1);
 			StringRedisTemplate redis = new StringRedisTemplate(first.getBean(RedisConnectionFactory.class));
 			assertThat(redis.opsForValue().get("counter:shared"))
@@ -109,9 +87,7 @@ class TwoInstancesTests {
 		@DistributedLock(name = "counter", key = "#name")
 		public void increment(String name) {
 			maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
-			// read-modify-write: loses updates unless the lock excludes the other instance
-			String value = this.redis.opsForValue().get("counter:" + name);
-			this.redis.opsForValue().set("counter:" + name, Integer.toString((value == null) ? 1 : Integer.parseInt(value) + 1));
+			Concurrently.incrementUnsafely(this.redis, "counter:" + name);
 			inside.decrementAndGet();
 		}
 

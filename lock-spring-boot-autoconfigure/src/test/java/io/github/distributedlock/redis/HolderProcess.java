@@ -23,14 +23,18 @@ final class HolderProcess implements AutoCloseable {
 			.redirectErrorStream(true)
 			.start();
 		BufferedReader out = new BufferedReader(new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8));
+		StringBuilder printed = new StringBuilder();
 		String line;
 		do {
 			line = out.readLine();
+			if (line != null) {
+				printed.append(line).append('\n');
+			}
 		}
 		while (line != null && !line.startsWith("HELD "));
 		if (line == null) {
 			this.process.destroyForcibly();
-			throw new IllegalStateException("The holder process ended without acquiring " + key);
+			throw new IllegalStateException("The holder process ended without acquiring " + key + "; it printed:\n" + printed);
 		}
 		this.owner = line.substring("HELD ".length());
 	}
@@ -42,13 +46,18 @@ final class HolderProcess implements AutoCloseable {
 	/**
 	 * Kills the process with SIGKILL: no shutdown hook runs, nothing is released or published.
 	 */
-	void kill() throws InterruptedException {
+	void kill() {
 		this.process.destroyForcibly();
-		this.process.waitFor(10, TimeUnit.SECONDS);
+		try {
+			this.process.waitFor(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Override
-	public void close() throws InterruptedException {
+	public void close() {
 		kill();
 	}
 

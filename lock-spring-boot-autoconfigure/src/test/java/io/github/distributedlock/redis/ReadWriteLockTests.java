@@ -21,9 +21,9 @@ import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.LockHolder;
-import io.github.distributedlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
+import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,9 +40,8 @@ import static org.awaitility.Awaitility.await;
  * Read/write locks against a real redis-server: shared readers, exclusive writers, reentrancy, downgrade,
  * refused upgrade, no writer starvation, per-reader leases, and wake-up of waiting readers.
  */
+@SuppressWarnings("try") // a resource that only holds a lock for the block is not referenced in it
 class ReadWriteLockTests {
-
-	private static RedisServer server;
 
 	private static LettuceConnectionFactory connectionFactory;
 
@@ -57,16 +56,9 @@ class ReadWriteLockTests {
 	private String key;
 
 	@BeforeAll
-	static void startRedis() {
-		server = RedisServer.start();
-		connectionFactory = server.connectionFactory();
-		redis = new StringRedisTemplate(connectionFactory);
-	}
-
-	@AfterAll
-	static void stopRedis() {
-		connectionFactory.destroy();
-		server.close();
+	static void connect() {
+		connectionFactory = SharedRedis.connectionFactory();
+		redis = SharedRedis.redis();
 	}
 
 	@BeforeEach
@@ -128,57 +120,43 @@ class ReadWriteLockTests {
 		AtomicInteger tornReads = new AtomicInteger();
 		String version = "version:" + this.key;
 		redis.opsForValue().set(version, "0");
-		ExecutorService pool = Executors.newFixedThreadPool(8);
-		try {
-			List<Future<?>> futures = new ArrayList<>();
-			for (int t = 0; t < 8; t++) {
-				ReadWriteLock lock = ((t % 2 == 0) ? this.first : this.second).getReadWriteLock(this.key);
-				boolean writer = t < 2;
-				futures.add(pool.submit(() -> {
-					for (int i = 0; i < 25; i++) {
-						if (writer) {
-							lock.writeLock().lock();
-							try {
-								if (writersInside.incrementAndGet() != 1 || readersInside.get() != 0) {
-									violations.incrementAndGet();
-								}
-								// odd while a write is in progress: a reader must never see it
-								long v = Long.parseLong(redis.opsForValue().get(version));
-								redis.opsForValue().set(version, Long.toString(v + 1));
-								redis.opsForValue().set(version, Long.toString(v + 2));
-								writersInside.decrementAndGet();
-							}
-							finally {
-								lock.writeLock().unlock();
-							}
+		Concurrently.run(8, 120, (thread) -> {
+			ReadWriteLock lock = ((thread % 2 == 0) ? this.first : this.second).getReadWriteLock(this.key);
+			for (int i = 0; i < 25; i++) {
+				if (thread < 2) {
+					lock.writeLock().lock();
+					try {
+						if (writersInside.incrementAndGet() != 1 || readersInside.get() != 0) {
+							violations.incrementAndGet();
 						}
-						else {
-							lock.readLock().lock();
-							try {
-								readersInside.incrementAndGet();
-								if (writersInside.get() != 0) {
-									violations.incrementAndGet();
-								}
-								if (Long.parseLong(redis.opsForValue().get(version)) % 2 != 0) {
-									tornReads.incrementAndGet();
-								}
-								readersInside.decrementAndGet();
-							}
-							finally {
-								lock.readLock().unlock();
-							}
-						}
+						// odd while a write is in progress: a reader must never see it
+						long v = Long.parseLong(redis.opsForValue().get(version));
+						redis.opsForValue().set(version, Long.toString(v + 1));
+						redis.opsForValue().set(version, Long.toString(v + 2));
+						writersInside.decrementAndGet();
 					}
-					return null;
-				}));
+					finally {
+						lock.writeLock().unlock();
+					}
+				}
+				else {
+					lock.readLock().lock();
+					try {
+						readersInside.incrementAndGet();
+						if (writersInside.get() != 0) {
+							violations.incrementAndGet();
+						}
+						if (Long.parseLong(redis.opsForValue().get(version)) % 2 != 0) {
+							tornReads.incrementAndGet();
+						}
+						readersInside.decrementAndGet();
+					}
+					finally {
+						lock.readLock().unlock();
+					}
+				}
 			}
-			for (Future<?> future : futures) {
-				future.get(120, TimeUnit.SECONDS);
-			}
-		}
-		finally {
-			pool.shutdownNow();
-		}
+		});
 		assertThat(violations).hasValue(0);
 		assertThat(tornReads).hasValue(0);
 		assertThat(redis.opsForValue().get(version)).isEqualTo(Integer.toString(2 * 2 * 25));
@@ -328,7 +306,7 @@ class ReadWriteLockTests {
 		DistributedLockTemplate reader = newTemplate(Duration.ofMillis(leaseMillis));
 		Lock read = reader.getReadWriteLock(this.key).readLock();
 		read.lock();
-		try (HolderProcess dead = new HolderProcess(server.port(), this.key, leaseMillis, "READ")) {
+		try (HolderProcess dead = new HolderProcess(SharedRedis.server().port(), this.key, leaseMillis, "READ")) {
 			assertThat(redis.opsForHash().hasKey(redisKey(), "r:" + dead.owner())).isTrue();
 			dead.kill();
 			// the other reader's renewals keep the lock alive; the dead reader's share goes with its lease

@@ -27,6 +27,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * Faults: Redis killed and restarted under the client, and a lock holder process killed with SIGKILL.
  */
+@SuppressWarnings("try") // a resource that only holds a lock for the block is not referenced in it
 class RedisFailureTests {
 
 	private RedisServer server;

@@ -35,9 +35,14 @@ public final class LockHolder implements AutoCloseable {
 	}
 
 	@Override
-	public void close() throws InterruptedException {
+	public void close() {
 		this.release.countDown();
-		this.thread.join(10_000);
+		try {
+			this.thread.join(10_000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 }

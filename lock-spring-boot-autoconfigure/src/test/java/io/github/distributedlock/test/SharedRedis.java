@@ -1,0 +1,47 @@
+package io.github.distributedlock.test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * One Redis server for every test class of a test JVM that does not kill or restart it, started on first
+ * use and stopped when the JVM exits. Tests use keys of their own (random suffixes), so they do not meet.
+ */
+public final class SharedRedis {
+
+	private static RedisServer server;
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	private SharedRedis() {
+	}
+
+	public static synchronized RedisServer server() {
+		if (server == null) {
+			server = RedisServer.start();
+			Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+				if (connectionFactory != null) {
+					connectionFactory.destroy();
+				}
+				server.close();
+			}));
+		}
+		return server;
+	}
+
+	/**
+	 * Returns a started connection factory on the shared server; do not destroy it.
+	 * @return the shared connection factory
+	 */
+	public static synchronized LettuceConnectionFactory connectionFactory() {
+		if (connectionFactory == null) {
+			connectionFactory = server().connectionFactory();
+		}
+		return connectionFactory;
+	}
+
+	public static StringRedisTemplate redis() {
+		return new StringRedisTemplate(connectionFactory());
+	}
+
+}
