@@ -1,0 +1,147 @@
+package io.github.distributedlock.redis;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReadWriteLock;
+
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.test.RedisServer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Locks on a real three-node Redis Cluster: every script touches one key (one hash slot), and release
+ * notifications reach waiters whatever node the lock lives on.
+ */
+class RedisClusterTests {
+
+	private static final List<RedisServer> nodes = new ArrayList<>();
+
+	private static LettuceConnectionFactory connectionFactory;
+
+	@BeforeAll
+	static void startCluster() throws Exception {
+		assumeTrue(onPath("redis-cli"), "redis-cli (Debian package redis-tools) forms the cluster");
+		List<String> addresses = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			RedisServer node = RedisServer.start("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+					"--cluster-node-timeout", "2000");
+			nodes.add(node);
+			addresses.add(node.host() + ":" + node.port());
+		}
+		List<String> create = new ArrayList<>(List.of("redis-cli", "--cluster", "create"));
+		create.addAll(addresses);
+		create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
+		Process process = new ProcessBuilder(create).redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes());
+		assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+		assertThat(process.exitValue()).as(output).isZero();
+		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(5))
+			.build();
+		connectionFactory = new LettuceConnectionFactory(new RedisClusterConfiguration(addresses), client);
+		connectionFactory.afterPropertiesSet();
+		connectionFactory.start();
+		for (RedisServer node : nodes) {
+			Awaitility.await()
+				.atMost(Duration.ofSeconds(30))
+				.until(() -> clusterInfo(node).contains("cluster_state:ok"));
+		}
+	}
+
+	private static String clusterInfo(RedisServer node) throws IOException, InterruptedException {
+		Process info = new ProcessBuilder("redis-cli", "-h", node.host(), "-p", Integer.toString(node.port()), "cluster",
+				"info")
+			.redirectErrorStream(true)
+			.start();
+		String output = new String(info.getInputStream().readAllBytes());
+		info.waitFor(10, TimeUnit.SECONDS);
+		return output;
+	}
+
+	@AfterAll
+	static void stopCluster() {
+		if (connectionFactory != null) {
+			connectionFactory.destroy();
+		}
+		nodes.forEach(RedisServer::close);
+	}
+
+	@Test
+	void reentrantAndReadWriteLocksWorkOnKeysOfEveryNode() throws Exception {
+		try (RedisLockClient first = new RedisLockClient(connectionFactory, "lock:");
+				RedisLockClient second = new RedisLockClient(connectionFactory, "lock:")) {
+			DistributedLockTemplate a = new DistributedLockTemplate(first, Duration.ofSeconds(30), Duration.ofSeconds(10));
+			DistributedLockTemplate b = new DistributedLockTemplate(second, Duration.ofSeconds(30), Duration.ofSeconds(10));
+			StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
+			// twenty keys land in slots of all three nodes
+			for (int i = 0; i < 20; i++) {
+				String key = "cluster:" + UUID.randomUUID();
+				assertThat(a.execute(key, () -> a.execute(key, () -> redis.hasKey("lock:" + key)))).isTrue();
+				assertThat(redis.hasKey("lock:" + key)).isFalse();
+				assertThat(readerReleaseWakesWriter(a, b, key)).isLessThan(Duration.ofSeconds(3));
+				assertThat(redis.hasKey("lock:" + key)).isFalse();
+			}
+		}
+	}
+
+	/**
+	 * A reader on one instance, a writer waiting on the other; returns how long the writer took after the
+	 * release. The reader's lease is 30 s, so only the release notification brings the writer in quickly.
+	 */
+	private static Duration readerReleaseWakesWriter(DistributedLockTemplate a, DistributedLockTemplate b, String key)
+			throws Exception {
+		ReadWriteLock reader = a.getReadWriteLock(key);
+		reader.readLock().lock();
+		ExecutorService pool = Executors.newSingleThreadExecutor();
+		try {
+			Future<Long> writer = pool.submit(() -> {
+				ReadWriteLock lock = b.getReadWriteLock(key);
+				if (!lock.writeLock().tryLock(10, TimeUnit.SECONDS)) {
+					return -1L;
+				}
+				long acquiredAt = System.nanoTime();
+				lock.writeLock().unlock();
+				return acquiredAt;
+			});
+			Awaitility.await()
+				.atMost(Duration.ofSeconds(5))
+				.until(() -> ((RedisLockClient) b.getClient()).waitingKeys() == 1);
+			long releasedAt = System.nanoTime();
+			reader.readLock().unlock();
+			long acquiredAt = writer.get(15, TimeUnit.SECONDS);
+			assertThat(acquiredAt).isPositive();
+			return Duration.ofNanos(acquiredAt - releasedAt);
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	private static boolean onPath(String command) {
+		try {
+			return new ProcessBuilder("sh", "-c", "command -v " + command).start().waitFor() == 0;
+		}
+		catch (IOException | InterruptedException ex) {
+			return false;
+		}
+	}
+
+}
