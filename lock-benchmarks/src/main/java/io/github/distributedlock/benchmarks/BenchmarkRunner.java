@@ -1,0 +1,255 @@
+package io.github.distributedlock.benchmarks;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.annotations.Mode;
+
+/**
+ * Runs every workload against every peer on one Redis (given by {@code -Dbench.redis.port}), and writes a
+ * Markdown report with the ratios. Arguments: the report's path. {@code -Dbench.quick=true} shortens the
+ * iterations for a smoke run.
+ */
+public final class BenchmarkRunner {
+
+	private static final boolean QUICK = Boolean.getBoolean("bench.quick");
+
+	private final Map<String, Map<String, RunResult>> throughput = new LinkedHashMap<>();
+
+	private final Map<String, Map<String, RunResult>> latency = new LinkedHashMap<>();
+
+	private BenchmarkRunner() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		Path report = Path.of((args.length > 0) ? args[0] : "RESULTS.md");
+		new BenchmarkRunner().runAll(report);
+	}
+
+	private void runAll(Path report) throws Exception {
+		List<String> all = LockPeer.ALL;
+		List<String> reentrant = List.of("ours", "redisson", "si-spin", "si-pubsub");
+		run("w1OwnKey", all, Mode.Throughput, this.throughput);
+		run("w1OwnKey", all, Mode.SampleTime, this.latency);
+		run("w2OwnKeys16Threads", all, Mode.Throughput, this.throughput);
+		run("w3OneKey8Threads", all, Mode.Throughput, this.throughput);
+		run("w3OneKey8Threads", all, Mode.SampleTime, this.latency);
+		run("w3xOneKey8Instances", all, Mode.Throughput, this.throughput);
+		run("w4Reentrant", reentrant, Mode.Throughput, this.throughput);
+		run("w5ReadWrite", List.of("ours", "redisson"), Mode.Throughput, this.throughput);
+		run("w6", List.of(), Mode.Throughput, this.throughput);
+		Map<String, long[]> commands = new LinkedHashMap<>();
+		for (String peer : all) {
+			commands.put(peer, commandsPerPair(peer));
+		}
+		Files.writeString(report, markdown(commands), StandardCharsets.UTF_8);
+		System.out.println("Wrote " + report.toAbsolutePath());
+	}
+
+	private void run(String benchmark, List<String> peers, Mode mode, Map<String, Map<String, RunResult>> into)
+			throws Exception {
+		for (String peer : peers) {
+			Extras.clear(benchmark, peer);
+		}
+		ChainedOptionsBuilder options = new OptionsBuilder().include("\\." + benchmark)
+			.mode(mode)
+			.timeUnit((mode == Mode.SampleTime) ? TimeUnit.MICROSECONDS : TimeUnit.SECONDS)
+			.forks(1)
+			.warmupIterations(QUICK ? 1 : 2)
+			.warmupTime(TimeValue.seconds(1))
+			.measurementIterations(QUICK ? 1 : 3)
+			.measurementTime(TimeValue.seconds(QUICK ? 1 : 2))
+			.shouldFailOnError(true)
+			.jvmArgsAppend("-Xmx1g", "-Dbench.redis.host=" + System.getProperty("bench.redis.host", "127.0.0.1"),
+					"-Dbench.redis.port=" + Integer.getInteger("bench.redis.port", 6379),
+					"-Dbench.extras.dir=" + System.getProperty("bench.extras.dir", "target/bench-extras"));
+		if (!peers.isEmpty()) {
+			options.param("peer", peers.toArray(String[]::new));
+		}
+		Collection<RunResult> results = new Runner(options.build()).run();
+		for (RunResult result : results) {
+			String name = LockBenchmarks.name(result.getParams());
+			String peer = peers.isEmpty() ? "ours" : result.getParams().getParam("peer");
+			into.computeIfAbsent(name, (key) -> new LinkedHashMap<>()).put(peer, result);
+		}
+	}
+
+	/**
+	 * Counts Redis commands for 1000 uncontended lock+unlock pairs: requests the client sent (script calls and
+	 * other top-level commands) and commands run inside scripts.
+	 */
+	private static long[] commandsPerPair(String peerName) throws Exception {
+		int pairs = 1000;
+		RedisClient redis = RedisClient.create(RedisURI.create(System.getProperty("bench.redis.host", "127.0.0.1"),
+				Integer.getInteger("bench.redis.port", 6379)));
+		try (StatefulRedisConnection<String, String> admin = redis.connect(); LockPeer peer = LockPeer.create(peerName)) {
+			Lock lock = peer.lock("bench:commands");
+			lock.lock();
+			lock.unlock();
+			admin.sync().configResetstat();
+			for (int i = 0; i < pairs; i++) {
+				lock.lock();
+				lock.unlock();
+			}
+			String stats = admin.sync().info("commandstats");
+			long requests = 0;
+			long inside = 0;
+			for (String line : stats.split("\r?\n")) {
+				if (!line.startsWith("cmdstat_")) {
+					continue;
+				}
+				String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+				long calls = Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+				if (command.equals("info") || command.equals("config|resetstat")) {
+					continue;
+				}
+				if (command.startsWith("eval") || command.startsWith("fcall") || command.equals("ping")
+						|| command.contains("subscribe") || command.equals("hello") || command.startsWith("client")) {
+					requests += calls;
+				}
+				else {
+					inside += calls;
+				}
+			}
+			return new long[] { requests, inside, pairs };
+		}
+		finally {
+			redis.shutdown();
+		}
+	}
+
+	private double ops(String benchmark, String peer) {
+		RunResult result = this.throughput.getOrDefault(benchmark, Map.of()).get(peer);
+		return (result != null) ? result.getPrimaryResult().getScore() : Double.NaN;
+	}
+
+	private double secondary(String benchmark, String peer, String method) {
+		RunResult result = this.throughput.getOrDefault(benchmark, Map.of()).get(peer);
+		if (result == null) {
+			return Double.NaN;
+		}
+		Result<?> secondary = result.getSecondaryResults().get(method);
+		return (secondary != null) ? secondary.getScore() : Double.NaN;
+	}
+
+	private double percentile(String benchmark, String peer, double p) {
+		RunResult result = this.latency.getOrDefault(benchmark, Map.of()).get(peer);
+		return (result != null) ? result.getPrimaryResult().getStatistics().getPercentile(p) : Double.NaN;
+	}
+
+	private static String extra(String benchmark, String peer, String name) {
+		Properties properties = Extras.read(benchmark, peer);
+		return properties.getProperty(name, "-");
+	}
+
+	private String markdown(Map<String, long[]> commands) {
+		StringBuilder md = new StringBuilder();
+		md.append("# Benchmark results\n\n");
+		md.append("Produced by `lock-benchmarks/run.sh` on ").append(LocalDate.now()).append(": ")
+			.append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
+			.append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version"))
+			.append(", one loopback `redis-server`. JMH, 1 fork, ")
+			.append(QUICK ? "1 x 1 s warm-up, 1 x 1 s measurement (a quick run: wide error)" : "2 x 1 s warm-up, 3 x 2 s measurement")
+			.append(". Every number is from this one run; compare ratios, not absolute values.\n\n");
+		md.append("Peers: **ours** (this library, `getLock()`), **redisson** (`RLock`/`RReadWriteLock` 4.7.0), ")
+			.append("**si-spin** / **si-pubsub** (Spring Integration `RedisLockRegistry` 7.1.0, SPIN_LOCK / PUB_SUB_LOCK), ")
+			.append("**floor** (raw Lettuce: one EVALSHA `SET NX PX` to acquire, one compare-and-delete to release; ")
+			.append("a blocked `lock()` retries every 50 µs).\n\n");
+
+		md.append("## W1, W2: uncontended lock+unlock pairs\n\n");
+		md.append("| peer | W1 pairs/s (1 thread) | x floor | W1 p50 µs | W1 p99 µs | W2 pairs/s (16 threads, own keys) | x floor |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+		for (String peer : LockPeer.ALL) {
+			md.append(row(peer, fmt(ops("w1OwnKey", peer)), ratio(ops("w1OwnKey", peer), ops("w1OwnKey", "floor")),
+					fmt(percentile("w1OwnKey", peer, 50)), fmt(percentile("w1OwnKey", peer, 99)),
+					fmt(ops("w2OwnKeys16Threads", peer)),
+					ratio(ops("w2OwnKeys16Threads", peer), ops("w2OwnKeys16Threads", "floor"))));
+		}
+
+		md.append("\n## W3, W3x: one key, 8 threads (blocking `lock()`, tiny critical section)\n\n");
+		md.append("W3: 8 threads of one client. W3x: 8 clients (as 8 application instances), one thread each. ")
+			.append("`violations` counts a thread finding another inside: it must be 0.\n\n");
+		md.append("| peer | W3 acq/s | x floor | W3 p50 µs | W3 p99 µs | W3 violations | W3x acq/s | x floor | W3x slowest/fastest instance | W3x violations |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+		for (String peer : LockPeer.ALL) {
+			String slowest = extra("w3xOneKey8Instances", peer, "slowestInstance");
+			String fastest = extra("w3xOneKey8Instances", peer, "fastestInstance");
+			String fairness = (slowest.equals("-") || fastest.equals("-") || fastest.equals("0")) ? "-"
+					: String.format(Locale.ROOT, "%.2f", Double.parseDouble(slowest) / Double.parseDouble(fastest));
+			md.append(row(peer, fmt(ops("w3OneKey8Threads", peer)),
+					ratio(ops("w3OneKey8Threads", peer), ops("w3OneKey8Threads", "floor")),
+					fmt(percentile("w3OneKey8Threads", peer, 50)), fmt(percentile("w3OneKey8Threads", peer, 99)),
+					extra("w3OneKey8Threads", peer, "violations"), fmt(ops("w3xOneKey8Instances", peer)),
+					ratio(ops("w3xOneKey8Instances", peer), ops("w3xOneKey8Instances", "floor")), fairness,
+					extra("w3xOneKey8Instances", peer, "violationsAcrossInstances")));
+		}
+		md.append("\nW3 p50/p99 are of the whole op (wait, tiny critical section, release): the time to acquire ")
+			.append("plus one release round trip.\n");
+
+		md.append("\n## W4: reentrant pairs (lock, lock, unlock, unlock)\n\n");
+		md.append("| peer | ops/s | x redisson |\n|---|---:|---:|\n");
+		for (String peer : List.of("ours", "redisson", "si-spin", "si-pubsub")) {
+			md.append(row(peer, fmt(ops("w4Reentrant", peer)), ratio(ops("w4Reentrant", peer), ops("w4Reentrant", "redisson"))));
+		}
+
+		md.append("\n## W5: read/write, 8 reader threads + 1 writer on one lock\n\n");
+		md.append("| peer | reads/s | writes/s | writer's longest wait | violations |\n|---|---:|---:|---:|---:|\n");
+		for (String peer : List.of("ours", "redisson")) {
+			String wait = extra("w5ReadWrite", peer, "longestWriterWaitMicros");
+			md.append(row(peer, fmt(secondary("w5ReadWrite", peer, "reader")), fmt(secondary("w5ReadWrite", peer, "writer")),
+					wait.equals("-") ? "-" : fmt(Long.parseLong(wait) / 1000.0) + " ms",
+					extra("w5ReadWrite", peer, "violations")));
+		}
+
+		md.append("\n## W6: the annotation's overhead (ours, 1 thread, uncontended)\n\n");
+		md.append("| path | ops/s | x template.execute |\n|---|---:|---:|\n");
+		for (String path : List.of("w6Annotation", "w6TemplateExecute", "w6GetLock")) {
+			md.append(row(path, fmt(ops(path, "ours")), ratio(ops(path, "ours"), ops("w6TemplateExecute", "ours"))));
+		}
+
+		md.append("\n## Redis commands per uncontended lock+unlock pair\n\n");
+		md.append("From `INFO commandstats` over ").append(commands.values().iterator().next()[2])
+			.append(" pairs: requests the client sent (EVAL/EVALSHA and other top-level commands), and commands run inside those scripts.\n\n");
+		md.append("| peer | client requests | commands inside scripts |\n|---|---:|---:|\n");
+		commands.forEach((peer, counts) -> md.append(row(peer, fmt((double) counts[0] / counts[2]), fmt((double) counts[1] / counts[2]))));
+		return md.toString();
+	}
+
+	private static String row(String... cells) {
+		return "| " + String.join(" | ", cells) + " |\n";
+	}
+
+	private static String fmt(double value) {
+		if (Double.isNaN(value)) {
+			return "-";
+		}
+		return (value >= 100) ? String.format(Locale.ROOT, "%,.0f", value) : String.format(Locale.ROOT, "%.2f", value);
+	}
+
+	private static String ratio(double value, double base) {
+		return (Double.isNaN(value) || Double.isNaN(base) || base == 0) ? "-" : String.format(Locale.ROOT, "%.2f", value / base);
+	}
+
+
+}
