@@ -120,7 +120,7 @@ public final class BenchmarkRunner {
 					continue;
 				}
 				String command = line.substring("cmdstat_".length(), line.indexOf(':'));
-				long calls = Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+				long calls = Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*$", "$1"));
 				if (command.equals("info") || command.equals("config|resetstat")) {
 					continue;
 				}

@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
@@ -42,7 +43,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * the lease, the hold is marked lost and its release throws {@link LockLostException}.</li>
  * <li><b>Waiting</b>: a waiter sleeps until a release notification for its key arrives (one Redis
  * pub/sub subscription per client, see {@link ReleaseNotifications}) or until the holder's remaining lease
- * ends, when a crashed holder's lock expires; then it tries again. No fixed-interval polling.</li>
+ * ends, when a crashed holder's lock expires; then it tries again. No fixed-interval polling. Threads of
+ * this client that want the same exclusive lock queue locally (a fair local lock), so only the first of
+ * them talks to Redis and the lock passes between them in two round trips, without a herd of retries.</li>
+ * <li><b>Reentrancy</b>: a re-entry while the lease is confirmed for at least a third of its length more
+ * is counted locally, without a round trip; only the last release goes to Redis.</li>
  * </ul>
  * Redis commands fail within the connection factory's command timeout ({@code spring.data.redis.timeout});
  * such failures surface as {@link DistributedLockException}.
@@ -76,6 +81,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	private final ScheduledThreadPoolExecutor watchdog;
 
 	private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
+
+	/** Local queues of exclusive locks by Redis key, while any thread of this client holds or waits for one. */
+	private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
@@ -145,10 +153,106 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			throw upgradeRefused(key);
 		}
 		String redisKey = this.keyPrefix + key;
-		String owner = this.clientId + ":" + threadId;
 		boolean tryOnce = timeout != null && timeout.isZero();
-		long start = System.nanoTime();
-		long deadline = (timeout == null) ? Long.MAX_VALUE : start + saturatedNanos(timeout);
+		long deadline = (timeout == null) ? Long.MAX_VALUE : System.nanoTime() + saturatedNanos(timeout);
+		if (type == LockType.READ) {
+			return acquireInRedis(id, redisKey, leaseMillis, autoRenew, tryOnce, deadline, interruptible) != null;
+		}
+		// exclusive locks: threads of this client queue locally, so only the head of the queue talks to Redis
+		LocalQueue queue = joinQueue(redisKey);
+		boolean head = false;
+		Hold hold = null;
+		boolean[] interrupted = { false };
+		try {
+			QueuePosition position = takeQueue(queue, tryOnce, deadline, interruptible, interrupted);
+			if (position == QueuePosition.TIMED_OUT) {
+				return false;
+			}
+			head = position == QueuePosition.HEAD;
+			hold = acquireInRedis(id, redisKey, leaseMillis, autoRenew, tryOnce, deadline, interruptible);
+			if (hold != null) {
+				hold.queue = queue;
+				hold.queueHead = head;
+				if (head && hold.renewal == null) {
+					// a hard lease: local waiters stop waiting for this holder when its lease ends
+					queue.holderDeadline = hold.confirmedUntil;
+				}
+			}
+			return hold != null;
+		}
+		finally {
+			if (hold == null) {
+				if (head) {
+					queue.lock.unlock();
+				}
+				leaveQueue(redisKey, queue);
+			}
+			if (interrupted[0]) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	/**
+	 * Waits for the head of this client's local queue of a key. A holder that overran a hard lease no longer
+	 * blocks the queue: waiters then go to Redis without it (bypass).
+	 */
+	private static QueuePosition takeQueue(LocalQueue queue, boolean tryOnce, long deadline, boolean interruptible,
+			boolean[] interrupted) throws InterruptedException {
+		if (tryOnce) {
+			return queue.lock.tryLock() ? QueuePosition.HEAD : QueuePosition.TIMED_OUT;
+		}
+		while (true) {
+			long now = System.nanoTime();
+			long remaining = deadline - now;
+			if (remaining <= 0) {
+				return QueuePosition.TIMED_OUT;
+			}
+			long holderDeadline = queue.holderDeadline;
+			if (holderDeadline != Long.MAX_VALUE && now - holderDeadline >= 0) {
+				return QueuePosition.BYPASS;
+			}
+			long wait = (holderDeadline == Long.MAX_VALUE) ? remaining
+					: Math.min(remaining, holderDeadline - now + TimeUnit.MILLISECONDS.toNanos(1));
+			try {
+				if (queue.lock.tryLock(wait, TimeUnit.NANOSECONDS)) {
+					queue.holderDeadline = Long.MAX_VALUE;
+					return QueuePosition.HEAD;
+				}
+			}
+			catch (InterruptedException ex) {
+				if (interruptible) {
+					throw ex;
+				}
+				interrupted[0] = true;
+			}
+		}
+	}
+
+	private LocalQueue joinQueue(String redisKey) {
+		return this.queues.compute(redisKey, (k, queue) -> {
+			LocalQueue joined = (queue != null) ? queue : new LocalQueue();
+			joined.members++;
+			return joined;
+		});
+	}
+
+	private void leaveQueue(String redisKey, LocalQueue queue) {
+		this.queues.computeIfPresent(redisKey, (k, current) -> {
+			current.members--;
+			return (current.members == 0) ? null : current;
+		});
+	}
+
+	/**
+	 * Acquires in Redis for the calling thread, waiting for release notifications or the holder's lease end.
+	 * @return the new hold, or {@code null} if the deadline passed first
+	 */
+	private @Nullable Hold acquireInRedis(HoldId id, String redisKey, long leaseMillis, boolean autoRenew,
+			boolean tryOnce, long deadline, boolean interruptible) throws InterruptedException {
+		String key = id.key();
+		LockType type = id.type();
+		String owner = this.clientId + ":" + id.threadId();
 		// register before the first try: a release between a failed try and the wait still wakes us
 		Waiter waiter = tryOnce ? null : this.notifications.register(redisKey);
 		boolean interrupted = false;
@@ -161,20 +265,19 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				long claim = tryOnce ? 0 : leaseMillis;
 				long result = tryAcquire(type, key, redisKey, owner, leaseMillis, false, claim);
 				if (result == LockScripts.ACQUIRED) {
-					onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
 					acquired = true;
-					return true;
+					return onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
 				}
 				if (result == LockScripts.UPGRADE) {
 					throw upgradeRefused(key);
 				}
 				claimed |= type == LockType.WRITE && claim > 0 && result >= 0;
 				if (waiter == null) {
-					return false;
+					return null;
 				}
 				long remaining = deadline - System.nanoTime();
 				if (remaining <= 0) {
-					return false;
+					return null;
 				}
 				// the holder's lease bounds the wait: a crashed holder publishes nothing
 				long untilLeaseEnds = (result >= 0) ? TimeUnit.MILLISECONDS.toNanos(result + 1) : NO_TTL_RETRY_NANOS;
@@ -223,9 +326,22 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		if (hold.lostReason != null) {
 			throw new LockLostException(hold.id.key(), hold.lostReason + "; it cannot be re-entered");
 		}
+		// while the last acquire or renewal still guarantees the lock for a third of the lease or more, a
+		// re-entry needs no round trip; a longer lease, or one nearly run out, is extended in Redis
+		long margin = TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis / 3);
+		if (leaseMillis <= hold.leaseMillis && hold.confirmedUntil - System.nanoTime() > margin) {
+			hold.count++;
+			return;
+		}
+		long sentAt = System.nanoTime();
 		long result = tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, leaseMillis, true, 0);
 		if (result == LockScripts.ACQUIRED) {
 			hold.count++;
+			hold.redisHolds++;
+			long confirmed = sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+			if (confirmed - hold.confirmedUntil > 0) {
+				hold.confirmedUntil = confirmed;
+			}
 			return;
 		}
 		String reason = "its lease of " + hold.leaseMillis + " ms ran out before it was re-entered";
@@ -233,7 +349,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		throw new LockLostException(hold.id.key(), reason);
 	}
 
-	private void onAcquired(HoldId id, String redisKey, String owner, long leaseMillis, boolean autoRenew,
+	private Hold onAcquired(HoldId id, String redisKey, String owner, long leaseMillis, boolean autoRenew,
 			long sentAt) {
 		Hold hold = new Hold(id, redisKey, owner, leaseMillis, sentAt);
 		this.holds.put(id, hold);
@@ -242,6 +358,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			hold.renewal = this.watchdog.scheduleWithFixedDelay(() -> renew(hold), period, period,
 					TimeUnit.MILLISECONDS);
 		}
+		return hold;
 	}
 
 	@Override
@@ -252,18 +369,29 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			throw new IllegalMonitorStateException(
 					"Lock '" + key + "' (" + type + ") is not held by the current thread, so it cannot release it");
 		}
-		if (--hold.count == 0) {
-			this.holds.remove(id);
-			hold.released = true;
-			hold.cancelRenewal();
+		if (--hold.count > 0) {
+			// an inner release: the lock stays held, no round trip; report a loss this client knows of
+			if (hold.lostReason == null && hold.renewal == null && System.nanoTime() - hold.confirmedUntil >= 0) {
+				hold.markLost("its lease of " + hold.leaseMillis + " ms ran out (auto-renew was off)");
+			}
+			if (hold.lostReason != null) {
+				throw new LockLostException(key, hold.lostReason);
+			}
+			return;
 		}
+		this.holds.remove(id);
+		hold.released = true;
+		hold.cancelRenewal();
 		long result;
 		try {
-			result = runRelease(hold, 1);
+			result = runRelease(hold, hold.redisHolds);
 		}
 		catch (DistributedLockException ex) {
 			throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
 					+ hold.leaseMillis + " ms: " + ex.getMessage(), ex.getCause());
+		}
+		finally {
+			leaveQueueOf(hold);
 		}
 		if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
 			String reason = (hold.lostReason != null) ? hold.lostReason
@@ -302,6 +430,20 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		return (hold != null) ? hold.lostReason : null;
 	}
 
+	/**
+	 * Lets the next local waiter of the lock go to Redis: after the Redis release, so it finds the lock free.
+	 */
+	private void leaveQueueOf(Hold hold) {
+		LocalQueue queue = hold.queue;
+		if (queue != null) {
+			if (hold.queueHead) {
+				queue.holderDeadline = Long.MAX_VALUE;
+				queue.lock.unlock();
+			}
+			leaveQueue(hold.redisKey, queue);
+		}
+	}
+
 	@Override
 	public boolean isHeldByCurrentThread(String key, LockType type) {
 		return this.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
@@ -319,7 +461,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			hold.cancelRenewal();
 			if (hold.lostReason == null) {
 				try {
-					runRelease(hold, hold.count);
+					runRelease(hold, hold.redisHolds);
 				}
 				catch (RuntimeException ex) {
 					logger.warn("Could not release lock '" + hold.id.key() + "' at shutdown; it ends with its lease",
@@ -455,6 +597,27 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
+	 * Threads of this client waiting for, or holding, one exclusive lock: a fair local lock whose holder is
+	 * the only one that talks to Redis. {@code members} is changed only inside the map's compute functions.
+	 */
+	private static final class LocalQueue {
+
+		final ReentrantLock lock = new ReentrantLock(true);
+
+		int members;
+
+		/** When the holder's hard lease ends ({@link System#nanoTime()}), or {@code Long.MAX_VALUE}. */
+		volatile long holderDeadline = Long.MAX_VALUE;
+
+	}
+
+	private enum QueuePosition {
+
+		HEAD, BYPASS, TIMED_OUT
+
+	}
+
+	/**
 	 * Identity of one owner's hold on one lock: the lock key, its type and the owning thread.
 	 */
 	private record HoldId(String key, LockType type, long threadId) {
@@ -474,7 +637,17 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 		final long leaseMillis;
 
+		/** Holds of the owner: re-entries included. */
 		volatile int count = 1;
+
+		/** Holds recorded in Redis; re-entries that needed no round trip are not. */
+		volatile int redisHolds = 1;
+
+		/** The local queue this hold was acquired through, or {@code null} (read locks). */
+		volatile @Nullable LocalQueue queue;
+
+		/** Whether the owner holds the head of {@link #queue} (it did not bypass it). */
+		volatile boolean queueHead;
 
 		volatile boolean released;
 

@@ -100,16 +100,51 @@ class RedisLockClientTests {
 	}
 
 	@Test
-	void reentrantHoldsAreCountedAndTheLockIsFreedWhenTheyReachZero() {
+	void aReentryCostsNoRoundTripAndTheLockIsFreedWhenTheHoldsReachZero() {
 		this.template.execute(this.key, () -> {
 			this.template.execute(this.key, () -> {
-				assertThat(redis.opsForHash().get(redisKey(), owner(this.client))).isEqualTo("2");
+				// counted by the client: Redis still records the one hold of the outer acquire
+				assertThat(redis.opsForHash().get(redisKey(), owner(this.client))).isEqualTo("1");
+				assertThat(this.client.isHeldByCurrentThread(this.key, LockType.REENTRANT)).isTrue();
 				return null;
 			});
 			assertThat(redis.opsForHash().get(redisKey(), owner(this.client))).isEqualTo("1");
 			return null;
 		});
 		assertThat(redis.hasKey(redisKey())).isFalse();
+		assertThat(this.client.isHeldByCurrentThread(this.key, LockType.REENTRANT)).isFalse();
+	}
+
+	@Test
+	void aReentryLateInAHardLeaseExtendsItInRedis() throws Exception {
+		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(600), false, Duration.ZERO, false))
+			.isTrue();
+		// past two thirds of the lease the client no longer trusts its own count alone
+		await().pollDelay(Duration.ofMillis(450)).atMost(Duration.ofSeconds(1)).until(() -> true);
+		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(600), false, Duration.ZERO, false))
+			.isTrue();
+		assertThat(redis.opsForHash().get(redisKey(), owner(this.client))).isEqualTo("2");
+		assertThat(redis.getExpire(redisKey(), TimeUnit.MILLISECONDS)).isGreaterThan(400);
+		this.client.release(this.key, LockType.REENTRANT);
+		this.client.release(this.key, LockType.REENTRANT);
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void aLocalHolderOverrunningItsHardLeaseDoesNotBlockTheOtherThreadsOfItsInstance() throws Exception {
+		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), false, Duration.ZERO, false))
+			.isTrue();
+		ExecutorService pool = Executors.newSingleThreadExecutor();
+		try {
+			// the same client, another thread: it queues locally behind the holder, until the lease ends
+			Future<String> next = pool.submit(() -> this.template.execute(
+					LockDefinition.builder(this.key).acquireTimeout(Duration.ofSeconds(5)).build(), () -> "after the lease"));
+			assertThat(next.get(10, TimeUnit.SECONDS)).isEqualTo("after the lease");
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThatThrownBy(() -> this.client.release(this.key, LockType.REENTRANT)).isInstanceOf(LockLostException.class);
 	}
 
 	@Test
