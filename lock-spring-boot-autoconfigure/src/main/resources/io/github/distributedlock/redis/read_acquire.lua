@@ -26,6 +26,7 @@ if ARGV[3] == '1' then
     return -2
 end
 if s.writer and s.writer ~= owner then
+    rw_waiting(key, s)
     return s.wt - now
 end
 if not s.writer then
@@ -34,6 +35,7 @@ if not s.writer then
         if first == nil or d < first then first = d end
     end
     if first then
+        rw_waiting(key, s)
         return first - now
     end
 end

@@ -4,8 +4,8 @@
 -- ARGV[2]: the channel that release notifications are published on
 -- ARGV[3]: how many read holds to release (1, or all of them at shutdown)
 -- Returns -1 when the owner holds no read hold (never acquired, or lost: nothing is changed);
---         otherwise the read holds left (0: this reader left; when it was the last holder, the key is
---         published on ARGV[2] so waiting writers try again).
+--         otherwise the read holds left (0: this reader left; when it was the last holder and someone waited,
+--         the key is published on ARGV[2] so waiting writers try again).
 local key, owner = KEYS[1], ARGV[1]
 local now = rw_now()
 local s = rw_load(key, now)
@@ -19,8 +19,8 @@ end
 redis.call('HDEL', key, 'r:' .. owner, 't:' .. owner)
 s.readers[owner] = nil
 s.nreaders = s.nreaders - 1
-rw_finish(key, s, now)
 if s.nreaders == 0 and not s.writer then
-    redis.call('PUBLISH', ARGV[2], key)
+    rw_publish(key, s, ARGV[2])
 end
+rw_finish(key, s, now)
 return 0

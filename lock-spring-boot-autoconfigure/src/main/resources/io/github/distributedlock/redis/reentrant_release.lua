@@ -1,10 +1,13 @@
 -- Releases holds of a reentrant lock; only its owner can.
--- KEYS[1]: the lock's hash; one field per owner id, its value the owner's hold count
+-- KEYS[1]: the lock's hash; one field per owner id, its value the owner's hold count, and "~w" if
+--          someone waited for it
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: the channel that release notifications are published on
 -- ARGV[3]: how many holds to release (1, or all of them at shutdown)
 -- Returns -1 when the owner holds no hold (never acquired, or lost: nothing is changed);
---         otherwise the holds left (0: the lock is freed and its key published on ARGV[2]).
+--         otherwise the holds left (0: the lock is freed, and its key published on ARGV[2] if someone
+--         waited: an uncontended release publishes nothing; waiters that lose the race mark it again).
+-- The "~w" field never makes the key outlive its owner: the key is deleted with the last hold.
 if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
     return -1
 end
@@ -12,6 +15,9 @@ local left = redis.call('hincrby', KEYS[1], ARGV[1], -tonumber(ARGV[3]))
 if left > 0 then
     return left
 end
+local waited = redis.call('hexists', KEYS[1], '~w')
 redis.call('del', KEYS[1])
-redis.call('publish', ARGV[2], KEYS[1])
+if waited == 1 then
+    redis.call('publish', ARGV[2], KEYS[1])
+end
 return 0

@@ -1,5 +1,5 @@
 -- Extends the lease of a reentrant lock while its owner holds it (the watchdog).
--- KEYS[1]: the lock's hash; one field per owner id, its value the owner's hold count
+-- KEYS[1]: the lock's hash; one field per owner id, its value the owner's hold count (and "~w")
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: lease in milliseconds
 -- Returns 1 when extended (never shortened); 0 when the owner no longer holds the lock (it was lost).

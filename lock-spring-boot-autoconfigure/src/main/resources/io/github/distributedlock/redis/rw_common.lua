@@ -9,6 +9,8 @@
 --            so a reader that died frees its share when its own lease ends, while others keep renewing
 --   ww:<id>  deadline of waiting writer <id>'s claim: while one is set, readers that hold nothing wait
 --            behind it, so a steady stream of readers cannot starve a writer
+--   ~w       set by an acquire that had to wait: releases publish only then (and clear it; waiters that
+--            lose the race set it again), so uncontended locks cost no pub/sub traffic
 -- Holders and claims whose deadline has passed are deleted by the next script that loads the lock.
 -- The key's TTL is always the latest deadline in it; the key is deleted when nothing is left.
 -- Any other field means the key belongs to a reentrant lock: these scripts treat it as held.
@@ -20,7 +22,7 @@ end
 
 -- Loads the lock's state, deleting expired holders and claims.
 local function rw_load(key, now)
-    local s = { writer = false, wt = 0, readers = {}, nreaders = 0, waiting = {}, foreign = false }
+    local s = { writer = false, wt = 0, readers = {}, nreaders = 0, waiting = {}, foreign = false, waited = false }
     local raw = redis.call('HGETALL', key)
     local counts, deadlines = {}, {}
     for i = 1, #raw, 2 do
@@ -31,6 +33,8 @@ local function rw_load(key, now)
             s.wt = tonumber(v)
         elseif f == 'wc' then
             -- read where needed
+        elseif f == '~w' then
+            s.waited = true
         elseif string.sub(f, 1, 2) == 'r:' then
             counts[string.sub(f, 3)] = true
         elseif string.sub(f, 1, 2) == 't:' then
@@ -61,6 +65,23 @@ local function rw_load(key, now)
         end
     end
     return s
+end
+
+-- Marks the lock as waited for, so that the release that lets the waiter in is published.
+local function rw_waiting(key, s)
+    if not s.waited then
+        redis.call('HSET', key, '~w', 1)
+        s.waited = true
+    end
+end
+
+-- Publishes the key if someone waited, and clears the mark.
+local function rw_publish(key, s, channel)
+    if s.waited then
+        redis.call('HDEL', key, '~w')
+        s.waited = false
+        redis.call('PUBLISH', channel, key)
+    end
 end
 
 -- Sets the key's TTL to the latest deadline in the state, or deletes the key when none is left.

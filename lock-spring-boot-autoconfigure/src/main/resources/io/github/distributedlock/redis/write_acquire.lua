@@ -42,6 +42,7 @@ if not s.writer and s.nreaders == 0 then
     rw_finish(key, s, now)
     return -1
 end
+rw_waiting(key, s)
 local wait = nil
 if s.writer then
     wait = s.wt - now

@@ -4,8 +4,9 @@
 -- ARGV[2]: the channel that release notifications are published on
 -- ARGV[3]: how many write holds to release (1, or all of them at shutdown)
 -- Returns -1 when the owner is not the write holder (never acquired, or lost: nothing is changed);
---         otherwise the write holds left (0: the write side is free and the key is published on ARGV[2],
---         waking every waiting reader at once; the owner's read holds, after a downgrade, remain).
+--         otherwise the write holds left (0: the write side is free and, if someone waited, the key is
+--         published on ARGV[2], waking every waiting reader at once; the owner's read holds, after a
+--         downgrade, remain).
 local key, owner = KEYS[1], ARGV[1]
 local now = rw_now()
 local s = rw_load(key, now)
@@ -18,6 +19,6 @@ if left > 0 then
 end
 redis.call('HDEL', key, 'w', 'wc', 'wt')
 s.writer = false
+rw_publish(key, s, ARGV[2])
 rw_finish(key, s, now)
-redis.call('PUBLISH', ARGV[2], key)
 return 0

@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockTemplate;
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -266,6 +269,39 @@ class RedisLockClientTests {
 				pool.shutdownNow();
 			}
 		}
+	}
+
+	@Test
+	void onlyAReleaseSomeoneWaitedForIsPublished() throws Exception {
+		long before = publishes();
+		for (int i = 0; i < 5; i++) {
+			this.template.execute(this.key, () -> null);
+		}
+		assertThat(publishes()).as("uncontended releases publish nothing").isEqualTo(before);
+
+		RedisLockClient otherInstance = newClient();
+		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
+			ExecutorService pool = Executors.newSingleThreadExecutor();
+			try {
+				Future<String> waiter = pool.submit(() -> new DistributedLockTemplate(otherInstance, Duration.ofSeconds(30),
+						Duration.ofSeconds(20)).execute(this.key, () -> "woken"));
+				await().atMost(Duration.ofSeconds(5)).until(() -> redis.opsForHash().hasKey(redisKey(), "~w"));
+				holder.close();
+				assertThat(waiter.get(10, TimeUnit.SECONDS)).isEqualTo("woken");
+			}
+			finally {
+				pool.shutdownNow();
+			}
+		}
+		assertThat(publishes()).as("the release a waiter waited for is published").isEqualTo(before + 1);
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	private static long publishes() {
+		String stats = redis.execute((RedisCallback<String>) (connection) -> String
+			.valueOf(connection.serverCommands().info("commandstats")));
+		Matcher matcher = Pattern.compile("cmdstat_publish[:=]calls=(\\d+)").matcher(stats);
+		return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
 	}
 
 	@Test
