@@ -26,6 +26,7 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.context.expression.AnnotatedElementKey;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -60,6 +61,8 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 
 	private @Nullable BeanFactory beanFactory;
 
+	private @Nullable BeanFactoryResolver beanResolver;
+
 	/**
 	 * Creates an interceptor on a template.
 	 * @param template the template that acquires and releases
@@ -86,6 +89,7 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
 		this.beanFactory = beanFactory;
+		this.beanResolver = new BeanFactoryResolver(beanFactory);
 	}
 
 	@Override
@@ -185,7 +189,7 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 		}
 		EvaluationContext context = this.evaluator.createContext(
 				new LockExpressionRootObject(operation.method(), args, target, targetClass), operation.method(), args,
-				this.beanFactory);
+				this.beanResolver);
 		List<LockDefinition> definitions = new ArrayList<>(operation.keys().size());
 		for (int i = 0; i < operation.keys().size(); i++) {
 			String source = operation.keySources().get(i);
