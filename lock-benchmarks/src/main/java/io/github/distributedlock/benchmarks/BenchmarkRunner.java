@@ -228,12 +228,59 @@ public final class BenchmarkRunner {
 			md.append(row(path, fmt(ops(path, "ours")), ratio(ops(path, "ours"), ops("w6TemplateExecute", "ours"))));
 		}
 
+		md.append(targets(commands));
+
 		md.append("\n## Redis commands per uncontended lock+unlock pair\n\n");
 		md.append("From `INFO commandstats` over ").append(commands.values().iterator().next()[2])
 			.append(" pairs: requests the client sent (EVAL/EVALSHA and other top-level commands), and commands run inside those scripts.\n\n");
 		md.append("| peer | client requests | commands inside scripts |\n|---|---:|---:|\n");
 		commands.forEach((peer, counts) -> md.append(row(peer, fmt((double) counts[0] / counts[2]), fmt((double) counts[1] / counts[2]))));
 		return md.toString();
+	}
+
+	/**
+	 * The targets of the benchmark issue, checked against this run.
+	 */
+	private String targets(Map<String, long[]> commands) {
+		double bestSiW3 = Math.max(ops("w3OneKey8Threads", "si-spin"), ops("w3OneKey8Threads", "si-pubsub"));
+		double bestSiW2 = Math.max(ops("w2OwnKeys16Threads", "si-spin"), ops("w2OwnKeys16Threads", "si-pubsub"));
+		double bestSiW4 = Math.max(ops("w4Reentrant", "si-spin"), ops("w4Reentrant", "si-pubsub"));
+		double p99 = percentile("w3OneKey8Threads", "ours", 99);
+		double peersP99 = Math.min(Math.min(percentile("w3OneKey8Threads", "redisson", 99),
+				percentile("w3OneKey8Threads", "si-spin", 99)), percentile("w3OneKey8Threads", "si-pubsub", 99));
+		String slowest = extra("w3xOneKey8Instances", "ours", "slowestInstance");
+		String fastest = extra("w3xOneKey8Instances", "ours", "fastestInstance");
+		double fairness = (slowest.equals("-") || fastest.equals("-")) ? Double.NaN
+				: Double.parseDouble(slowest) / Double.parseDouble(fastest);
+		String wait = extra("w5ReadWrite", "ours", "longestWriterWaitMicros");
+		double waitMillis = wait.equals("-") ? Double.NaN : Long.parseLong(wait) / 1000.0;
+		long[] ourCommands = commands.get("ours");
+		StringBuilder md = new StringBuilder("\n## Targets\n\n| target | measured | met |\n|---|---|:-:|\n");
+		target(md, "W1 >= 0.9x floor", ops("w1OwnKey", "ours") / ops("w1OwnKey", "floor"), 0.9, true);
+		target(md, "W1 >= 1.15x Redisson", ops("w1OwnKey", "ours") / ops("w1OwnKey", "redisson"), 1.15, true);
+		target(md, "W2 >= 0.8x floor", ops("w2OwnKeys16Threads", "ours") / ops("w2OwnKeys16Threads", "floor"), 0.8, true);
+		target(md, "W2 >= 2x Redisson", ops("w2OwnKeys16Threads", "ours") / ops("w2OwnKeys16Threads", "redisson"), 2, true);
+		target(md, "W2 >= 1.0x the better Spring Integration mode", ops("w2OwnKeys16Threads", "ours") / bestSiW2, 1, true);
+		target(md, "W3 >= 1.0x the better Spring Integration mode", ops("w3OneKey8Threads", "ours") / bestSiW3, 1, true);
+		target(md, "W3 >= 1.2x Redisson", ops("w3OneKey8Threads", "ours") / ops("w3OneKey8Threads", "redisson"), 1.2, true);
+		target(md, "W3 p99 below every peer's (ratio to the lowest peer p99)", p99 / peersP99, 1, false);
+		target(md, "W3x >= 2x Redisson", ops("w3xOneKey8Instances", "ours") / ops("w3xOneKey8Instances", "redisson"), 2, true);
+		target(md, "W3x slowest instance >= 0.5x the fastest", fairness, 0.5, true);
+		target(md, "W4 >= 1.0x the better Spring Integration mode", ops("w4Reentrant", "ours") / bestSiW4, 1, true);
+		target(md, "W5 >= 50 writes/s while 8 readers loop", secondary("w5ReadWrite", "ours", "writer"), 50, true);
+		target(md, "W5 writer's longest wait < 100 ms", waitMillis, 100, false);
+		target(md, "W5 reads/s >= 0.8x Redisson's", secondary("w5ReadWrite", "ours", "reader")
+				/ secondary("w5ReadWrite", "redisson", "reader"), 0.8, true);
+		target(md, "W6 annotation costs < 5 % over template.execute (ratio of ops/s, >= 0.95)",
+				ops("w6Annotation", "ours") / ops("w6TemplateExecute", "ours"), 0.95, true);
+		target(md, "2 client commands per uncontended pair",
+				(ourCommands == null) ? Double.NaN : (double) ourCommands[0] / ourCommands[2], 2, false);
+		return md.toString();
+	}
+
+	private static void target(StringBuilder md, String target, double measured, double bound, boolean atLeast) {
+		boolean met = !Double.isNaN(measured) && (atLeast ? measured >= bound : measured <= bound);
+		md.append(row(target, fmt(measured), met ? "yes" : "**no**"));
 	}
 
 	private static String row(String... cells) {
