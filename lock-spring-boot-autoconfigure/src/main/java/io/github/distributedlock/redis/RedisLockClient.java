@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.distributedlock.annotation.LockType;
@@ -38,8 +39,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <li><b>Read/write</b>: readers share, a writer excludes everyone; the write holder may take the read
  * lock (downgrade), a reader may not take the write lock (upgrade: {@link IllegalMonitorStateException}).
  * A waiting writer makes new readers wait behind it, so readers cannot starve it.</li>
- * <li><b>Renewal</b> (the watchdog): one scheduler per client extends the lease of every held
- * auto-renew lock every lease/3. If an extension finds the lock gone, or cannot reach Redis for longer than
+ * <li><b>Renewal</b> (the watchdog): one task per client extends the lease of every held auto-renew lock
+ * a third of its lease after the last extension; it runs only when some lock is due, so locks held for
+ * less than a third of their lease cost no scheduling. If an extension finds the lock gone, or cannot reach Redis for longer than
  * the lease, the hold is marked lost and its release throws {@link LockLostException}.</li>
  * <li><b>Waiting</b>: a waiter sleeps until a release notification for its key arrives (one Redis
  * pub/sub subscription per client, see {@link ReleaseNotifications}) or until the holder's remaining lease
@@ -86,6 +88,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	private final ConcurrentHashMap<String, LocalQueue> queues = new ConcurrentHashMap<>();
 
 	private final AtomicBoolean closed = new AtomicBoolean();
+
+	/** {@link System#nanoTime()} of the next scheduled renewal sweep, {@code Long.MAX_VALUE} if none. */
+	private final AtomicLong nextSweep = new AtomicLong(Long.MAX_VALUE);
 
 	/**
 	 * Creates a client and subscribes to release notifications. Redis being unreachable does not fail the
@@ -173,7 +178,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			if (hold != null) {
 				hold.queue = queue;
 				hold.queueHead = head;
-				if (head && hold.renewal == null) {
+				if (head && !hold.autoRenew) {
 					// a hard lease: local waiters stop waiting for this holder when its lease ends
 					queue.holderDeadline = hold.confirmedUntil;
 				}
@@ -351,14 +356,61 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private Hold onAcquired(HoldId id, String redisKey, String owner, long leaseMillis, boolean autoRenew,
 			long sentAt) {
-		Hold hold = new Hold(id, redisKey, owner, leaseMillis, sentAt);
+		Hold hold = new Hold(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
 		this.holds.put(id, hold);
 		if (autoRenew) {
-			long period = Math.max(1, leaseMillis / 3);
-			hold.renewal = this.watchdog.scheduleWithFixedDelay(() -> renew(hold), period, period,
-					TimeUnit.MILLISECONDS);
+			sweepBy(hold.nextRenewal);
 		}
 		return hold;
+	}
+
+	/**
+	 * Makes sure a renewal sweep runs by {@code due} ({@link System#nanoTime()}): schedules one only if
+	 * none is scheduled early enough, so a steady stream of acquisitions schedules nothing.
+	 */
+	private void sweepBy(long due) {
+		while (true) {
+			long scheduled = this.nextSweep.get();
+			if (scheduled - due <= 0) {
+				return;
+			}
+			if (this.nextSweep.compareAndSet(scheduled, due)) {
+				try {
+					this.watchdog.schedule(this::sweep, Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
+				}
+				catch (RejectedExecutionException ex) {
+					// closed: nothing is renewed any more
+				}
+				return;
+			}
+		}
+	}
+
+	/**
+	 * The watchdog: renews every held auto-renew lock that is due (a third of its lease after its last
+	 * renewal), then schedules itself for the next one due.
+	 */
+	private void sweep() {
+		this.nextSweep.set(Long.MAX_VALUE);
+		long next = Long.MAX_VALUE;
+		try {
+			for (Hold hold : this.holds.values()) {
+				if (!hold.autoRenew || hold.released || hold.lostReason != null) {
+					continue;
+				}
+				if (System.nanoTime() - hold.nextRenewal >= 0) {
+					renew(hold);
+				}
+				if (!hold.released && hold.lostReason == null && hold.nextRenewal - next < 0) {
+					next = hold.nextRenewal;
+				}
+			}
+		}
+		finally {
+			if (next != Long.MAX_VALUE && !this.closed.get()) {
+				sweepBy(next);
+			}
+		}
 	}
 
 	@Override
@@ -371,7 +423,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 		if (--hold.count > 0) {
 			// an inner release: the lock stays held, no round trip; report a loss this client knows of
-			if (hold.lostReason == null && hold.renewal == null && System.nanoTime() - hold.confirmedUntil >= 0) {
+			if (hold.lostReason == null && !hold.autoRenew && System.nanoTime() - hold.confirmedUntil >= 0) {
 				hold.markLost("its lease of " + hold.leaseMillis + " ms ran out (auto-renew was off)");
 			}
 			if (hold.lostReason != null) {
@@ -381,7 +433,6 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 		this.holds.remove(id);
 		hold.released = true;
-		hold.cancelRenewal();
 		long result;
 		try {
 			result = runRelease(hold, hold.redisHolds);
@@ -395,8 +446,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 		if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
 			String reason = (hold.lostReason != null) ? hold.lostReason
-					: "its lease of " + hold.leaseMillis + " ms ran out" + ((hold.renewal == null)
-							? " (auto-renew was off)" : "");
+					: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
 			hold.markLost(reason);
 			throw new LockLostException(key, reason);
 		}
@@ -458,7 +508,6 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			return;
 		}
 		for (Hold hold : this.holds.values()) {
-			hold.cancelRenewal();
 			if (hold.lostReason == null) {
 				try {
 					runRelease(hold, hold.redisHolds);
@@ -518,20 +567,24 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 					Long.toString(hold.leaseMillis));
 			if (result == 1) {
 				hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
+				hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
 			}
 			else if (!hold.released) {
 				hold.markLost("the watchdog found it gone at renewal (it expired or was deleted in Redis)");
-				hold.cancelRenewal();
 			}
 		}
 		catch (RuntimeException ex) {
 			if (System.nanoTime() - hold.confirmedUntil >= 0) {
 				hold.markLost("it could not be renewed for longer than its lease of " + hold.leaseMillis + " ms ("
 						+ ex.getMessage() + ")");
-				hold.cancelRenewal();
 			}
-			else if (logger.isWarnEnabled()) {
-				logger.warn("Could not renew lock '" + hold.id.key() + "'; retrying while its lease lasts", ex);
+			else {
+				// try again after another third of what is left, not at once: Redis may take a while to return
+				hold.nextRenewal = System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(1),
+						(hold.confirmedUntil - System.nanoTime()) / 3);
+				if (logger.isWarnEnabled()) {
+					logger.warn("Could not renew lock '" + hold.id.key() + "'; retrying while its lease lasts", ex);
+				}
 			}
 		}
 	}
@@ -637,6 +690,11 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 		final long leaseMillis;
 
+		final boolean autoRenew;
+
+		/** {@link System#nanoTime()} when the watchdog renews this hold next (auto-renew holds only). */
+		volatile long nextRenewal;
+
 		/** Holds of the owner: re-entries included. */
 		volatile int count = 1;
 
@@ -656,26 +714,24 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		/** {@link System#nanoTime()} until which the last acquire or renewal guarantees the lock. */
 		volatile long confirmedUntil;
 
-		volatile @Nullable ScheduledFuture<?> renewal;
-
-		Hold(HoldId id, String redisKey, String owner, long leaseMillis, long sentAt) {
+		Hold(HoldId id, String redisKey, String owner, long leaseMillis, boolean autoRenew, long sentAt) {
 			this.id = id;
 			this.redisKey = redisKey;
 			this.owner = owner;
 			this.leaseMillis = leaseMillis;
+			this.autoRenew = autoRenew;
 			this.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+			this.nextRenewal = sentAt + renewalPeriodNanos();
+		}
+
+		/** A third of the lease: renewed then, two thirds of the lease are left for a slow round trip. */
+		long renewalPeriodNanos() {
+			return Math.max(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(this.leaseMillis) / 3);
 		}
 
 		void markLost(String reason) {
 			if (this.lostReason == null) {
 				this.lostReason = reason;
-			}
-		}
-
-		void cancelRenewal() {
-			ScheduledFuture<?> future = this.renewal;
-			if (future != null) {
-				future.cancel(false);
 			}
 		}
 
