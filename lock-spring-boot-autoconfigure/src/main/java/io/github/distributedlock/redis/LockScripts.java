@@ -47,6 +47,8 @@ final class LockScripts {
 
 	static final RedisScript<Long> WRITE_CANCEL = load("rw_common.lua", "write_cancel.lua");
 
+	static final RedisScript<Long> READ_CANCEL = load("rw_common.lua", "read_cancel.lua");
+
 	private LockScripts() {
 	}
 

@@ -38,7 +38,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * class), so a release or renewal by anyone but the owner changes nothing.</li>
  * <li><b>Read/write</b>: readers share, a writer excludes everyone; the write holder may take the read
  * lock (downgrade), a reader may not take the write lock (upgrade: {@link IllegalMonitorStateException}).
- * A waiting writer makes new readers wait behind it, so readers cannot starve it.</li>
+ * A waiting writer makes new readers wait behind it, so readers cannot starve it; the readers waiting when
+ * a writer releases enter before the next writer (phase-fair), so writers cannot starve readers either.</li>
  * <li><b>Renewal</b> (the watchdog): one task per client extends the lease of every held auto-renew lock
  * a third of its lease after the last extension; it runs only when some lock is due, so locks held for
  * less than a third of their lease cost no scheduling. If an extension finds the lock gone, or cannot reach Redis for longer than
@@ -66,6 +67,13 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	public static final int PHASE = Integer.MAX_VALUE - 2048;
 
 	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
+
+	/**
+	 * How long the readers waiting at a writer's release keep their place before the next writer
+	 * (milliseconds): woken by the release, they normally enter within a round trip; an admission not used in
+	 * time (a reader that died) then no longer holds writers up.
+	 */
+	private static final String ADMISSION_MILLIS = "1000";
 
 	/** Wait bound when a foreign key without a TTL blocks the lock: it cannot expire, so retry now and then. */
 	private static final long NO_TTL_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
@@ -266,7 +274,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		try {
 			while (true) {
 				long sentAt = System.nanoTime();
-				// a blocked writer claims the lock (for one lease) so new readers queue behind it
+				// a blocked writer claims the lock (for one lease) so new readers queue behind it; a blocked
+				// reader claims it so that the next writer's release admits it
 				long claim = tryOnce ? 0 : leaseMillis;
 				long result = tryAcquire(type, key, redisKey, owner, leaseMillis, false, claim);
 				if (result == LockScripts.ACQUIRED) {
@@ -276,7 +285,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				if (result == LockScripts.UPGRADE) {
 					throw upgradeRefused(key);
 				}
-				claimed |= type == LockType.WRITE && claim > 0 && result >= 0;
+				claimed |= type != LockType.REENTRANT && claim > 0 && result >= 0;
 				if (waiter == null) {
 					return null;
 				}
@@ -302,7 +311,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				this.notifications.unregister(waiter);
 			}
 			if (claimed && !acquired) {
-				withdrawClaim(key, redisKey, owner);
+				withdrawClaim(type, key, redisKey, owner);
 			}
 			if (interrupted) {
 				Thread.currentThread().interrupt();
@@ -310,13 +319,14 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 	}
 
-	private void withdrawClaim(String key, String redisKey, String owner) {
+	private void withdrawClaim(LockType type, String key, String redisKey, String owner) {
+		RedisScript<Long> cancel = (type == LockType.WRITE) ? LockScripts.WRITE_CANCEL : LockScripts.READ_CANCEL;
 		try {
-			run(LockScripts.WRITE_CANCEL, redisKey, "withdraw the waiting writer's claim on", key, owner, this.channel);
+			run(cancel, redisKey, "withdraw the waiting claim on", key, owner, this.channel);
 		}
 		catch (RuntimeException ex) {
-			// the claim expires by itself within one lease; readers wait until then at most
-			logger.warn("Could not withdraw the waiting writer's claim on lock '" + key + "'", ex);
+			// a claim expires by itself within one lease, an admission within ADMISSION_MILLIS
+			logger.warn("Could not withdraw the waiting claim on lock '" + key + "'", ex);
 		}
 	}
 
@@ -596,19 +606,21 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		return switch (type) {
 			case REENTRANT -> run(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner, lease, reentering);
 			case READ -> run(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock", key, owner, lease,
-					reentering);
+					reentering, Long.toString(claimMillis));
 			case WRITE -> run(LockScripts.WRITE_ACQUIRE, redisKey, "acquire the write lock", key, owner, lease,
 					reentering, Long.toString(claimMillis));
 		};
 	}
 
 	private long runRelease(Hold hold, int holds) {
-		RedisScript<Long> script = switch (hold.id.type()) {
-			case REENTRANT -> LockScripts.REENTRANT_RELEASE;
-			case READ -> LockScripts.READ_RELEASE;
-			case WRITE -> LockScripts.WRITE_RELEASE;
+		return switch (hold.id.type()) {
+			case REENTRANT -> run(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
+					this.channel, Integer.toString(holds));
+			case READ -> run(LockScripts.READ_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
+					this.channel, Integer.toString(holds));
+			case WRITE -> run(LockScripts.WRITE_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
+					this.channel, Integer.toString(holds), ADMISSION_MILLIS);
 		};
-		return run(script, hold.redisKey, "release", hold.id.key(), hold.owner, this.channel, Integer.toString(holds));
 	}
 
 	private static RedisScript<Long> renewScript(LockType type) {

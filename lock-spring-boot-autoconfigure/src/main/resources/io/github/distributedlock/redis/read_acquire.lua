@@ -3,10 +3,13 @@
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: lease in milliseconds (this reader's own deadline)
 -- ARGV[3]: "1" when the owner believes it already holds the read side (a re-entry), "0" otherwise
+-- ARGV[4]: claim in milliseconds: when blocked, the reader is recorded as waiting for this long, so that a
+--          writer's release admits it before the next writer; "0" records nothing (a single try)
 -- Returns -1 when acquired or re-entered (also by the write holder itself: a downgrade);
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (it was lost);
---         otherwise milliseconds until the blocking writer's lease or waiting writer's claim ends (retry then).
-local key, owner, lease = KEYS[1], ARGV[1], tonumber(ARGV[2])
+--         otherwise milliseconds to wait before trying again (until the blocking writer's lease or the
+--         waiting writer's claim ends, and at most half the reader's own claim, so that it is renewed).
+local key, owner, lease, claim = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[4])
 local now = rw_now()
 local s = rw_load(key, now)
 if s.foreign then
@@ -25,19 +28,31 @@ end
 if ARGV[3] == '1' then
     return -2
 end
+local blockedUntil = nil
 if s.writer and s.writer ~= owner then
-    rw_waiting(key, s)
-    return s.wt - now
+    blockedUntil = s.wt
+elseif not s.writer and not s.admitted[owner] then
+    -- a reader that was not admitted at a writer's release queues behind waiting writers
+    blockedUntil = rw_earliest(s.waiting)
 end
-if not s.writer then
-    local first = nil
-    for _, d in pairs(s.waiting) do
-        if first == nil or d < first then first = d end
+if blockedUntil then
+    rw_reader_waits(key, s, owner, claim, now)
+    rw_waiting(key, s)
+    rw_finish(key, s, now)
+    local wait = blockedUntil - now
+    if claim > 0 and wait > math.floor(claim / 2) then
+        wait = math.floor(claim / 2)
     end
-    if first then
-        rw_waiting(key, s)
-        return first - now
-    end
+    return wait
+end
+if s.admitted[owner] then
+    redis.call('HDEL', key, 'ra:' .. owner)
+    s.admitted[owner] = nil
+    s.nadmitted = s.nadmitted - 1
+end
+if s.rwaiting[owner] then
+    redis.call('HDEL', key, 'rw:' .. owner)
+    s.rwaiting[owner] = nil
 end
 redis.call('HSET', key, 'r:' .. owner, 1, 't:' .. owner, now + lease)
 s.readers[owner] = now + lease

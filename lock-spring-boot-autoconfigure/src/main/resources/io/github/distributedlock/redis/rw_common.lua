@@ -9,6 +9,10 @@
 --            so a reader that died frees its share when its own lease ends, while others keep renewing
 --   ww:<id>  deadline of waiting writer <id>'s claim: while one is set, readers that hold nothing wait
 --            behind it, so a steady stream of readers cannot starve a writer
+--   rw:<id>  deadline of waiting reader <id>'s claim
+--   ra:<id>  deadline of reader <id>'s admission: the readers waiting when a writer releases are admitted
+--            together and enter before the next writer (phase-fair), so a writer that loops cannot keep
+--            taking the lock back while they are still being woken; an admission not used expires soon
 --   ~w       set by an acquire that had to wait: releases publish only then (and clear it; waiters that
 --            lose the race set it again), so uncontended locks cost no pub/sub traffic
 -- Holders and claims whose deadline has passed are deleted by the next script that loads the lock.
@@ -22,7 +26,8 @@ end
 
 -- Loads the lock's state, deleting expired holders and claims.
 local function rw_load(key, now)
-    local s = { writer = false, wt = 0, readers = {}, nreaders = 0, waiting = {}, foreign = false, waited = false }
+    local s = { writer = false, wt = 0, readers = {}, nreaders = 0, waiting = {}, rwaiting = {}, admitted = {},
+                nadmitted = 0, foreign = false, waited = false }
     local raw = redis.call('HGETALL', key)
     local counts, deadlines = {}, {}
     for i = 1, #raw, 2 do
@@ -35,6 +40,16 @@ local function rw_load(key, now)
             -- read where needed
         elseif f == '~w' then
             s.waited = true
+        elseif string.sub(f, 1, 3) == 'rw:' or string.sub(f, 1, 3) == 'ra:' then
+            local d = tonumber(v)
+            if d <= now then
+                redis.call('HDEL', key, f)
+            elseif string.sub(f, 1, 3) == 'rw:' then
+                s.rwaiting[string.sub(f, 4)] = d
+            else
+                s.admitted[string.sub(f, 4)] = d
+                s.nadmitted = s.nadmitted + 1
+            end
         elseif string.sub(f, 1, 2) == 'r:' then
             counts[string.sub(f, 3)] = true
         elseif string.sub(f, 1, 2) == 't:' then
@@ -84,6 +99,36 @@ local function rw_publish(key, s, channel)
     end
 end
 
+-- Records that reader <owner> waits, for <claim> milliseconds; nothing when claim is 0 (a single try).
+local function rw_reader_waits(key, s, owner, claim, now)
+    if claim > 0 then
+        s.rwaiting[owner] = now + claim
+        redis.call('HSET', key, 'rw:' .. owner, now + claim)
+    end
+end
+
+-- Admits every waiting reader for <admission> milliseconds: they enter before the next writer.
+local function rw_admit_readers(key, s, admission, now)
+    for id, _ in pairs(s.rwaiting) do
+        redis.call('HDEL', key, 'rw:' .. id)
+        redis.call('HSET', key, 'ra:' .. id, now + admission)
+        if not s.admitted[id] then
+            s.nadmitted = s.nadmitted + 1
+        end
+        s.admitted[id] = now + admission
+    end
+    s.rwaiting = {}
+end
+
+-- The earliest of a table's deadlines, or nil.
+local function rw_earliest(deadlines)
+    local first = nil
+    for _, d in pairs(deadlines) do
+        if first == nil or d < first then first = d end
+    end
+    return first
+end
+
 -- Sets the key's TTL to the latest deadline in the state, or deletes the key when none is left.
 local function rw_finish(key, s, now)
     local latest = 0
@@ -94,6 +139,12 @@ local function rw_finish(key, s, now)
         if d > latest then latest = d end
     end
     for _, d in pairs(s.waiting) do
+        if d > latest then latest = d end
+    end
+    for _, d in pairs(s.rwaiting) do
+        if d > latest then latest = d end
+    end
+    for _, d in pairs(s.admitted) do
         if d > latest then latest = d end
     end
     if latest <= now then

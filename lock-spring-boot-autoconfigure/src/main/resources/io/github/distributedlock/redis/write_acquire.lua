@@ -5,6 +5,7 @@
 -- ARGV[3]: "1" when the owner believes it already holds the write side (a re-entry), "0" otherwise
 -- ARGV[4]: claim in milliseconds: when blocked, the owner is recorded as a waiting writer for this long,
 --          so that new readers queue behind it; "0" records nothing (a single try)
+-- Blocked also while readers admitted at the last writer's release have not entered yet (phase-fair).
 -- Returns -1 when acquired or re-entered;
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (it was lost);
 --         -3 when the owner holds the read side: upgrades are refused (two upgrading readers would deadlock);
@@ -31,7 +32,7 @@ end
 if s.readers[owner] then
     return -3
 end
-if not s.writer and s.nreaders == 0 then
+if not s.writer and s.nreaders == 0 and s.nadmitted == 0 then
     if s.waiting[owner] then
         redis.call('HDEL', key, 'ww:' .. owner)
         s.waiting[owner] = nil
@@ -47,9 +48,11 @@ local wait = nil
 if s.writer then
     wait = s.wt - now
 else
-    for _, d in pairs(s.readers) do
-        if wait == nil or d - now < wait then wait = d - now end
-    end
+    -- until the earliest reader lease or admission ends; their releases are published sooner
+    local first = rw_earliest(s.readers)
+    local admitted = rw_earliest(s.admitted)
+    if first == nil or (admitted ~= nil and admitted < first) then first = admitted end
+    wait = first - now
 end
 if claim > 0 then
     s.waiting[owner] = now + claim

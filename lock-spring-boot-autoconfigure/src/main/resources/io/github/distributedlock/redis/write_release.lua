@@ -3,6 +3,8 @@
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: the channel that release notifications are published on
 -- ARGV[3]: how many write holds to release (1, or all of them at shutdown)
+-- ARGV[4]: admission in milliseconds: the readers waiting now are admitted, before the next writer, for
+--          this long
 -- Returns -1 when the owner is not the write holder (never acquired, or lost: nothing is changed);
 --         otherwise the write holds left (0: the write side is free and, if someone waited, the key is
 --         published on ARGV[2], waking every waiting reader at once; the owner's read holds, after a
@@ -19,6 +21,7 @@ if left > 0 then
 end
 redis.call('HDEL', key, 'w', 'wc', 'wt')
 s.writer = false
+rw_admit_readers(key, s, tonumber(ARGV[4]), now)
 rw_publish(key, s, ARGV[2])
 rw_finish(key, s, now)
 return 0

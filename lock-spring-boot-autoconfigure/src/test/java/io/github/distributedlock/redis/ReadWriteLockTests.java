@@ -366,6 +366,56 @@ class ReadWriteLockTests {
 	}
 
 	@Test
+	void theReadersWaitingWhenAWriterReleasesEnterBeforeTheNextWriter() throws Exception {
+		int readers = 4;
+		DistributedLockTemplate nextWriterInstance = newTemplate(Duration.ofSeconds(30));
+		CyclicBarrier allInside = new CyclicBarrier(readers);
+		ExecutorService pool = Executors.newFixedThreadPool(readers + 1);
+		CountDownLatch testDone = new CountDownLatch(1);
+		try (LockHolder writer = new LockHolder(this.first.getReadWriteLock(this.key).writeLock())) {
+			List<Future<Integer>> readerResults = new ArrayList<>();
+			for (int i = 0; i < readers; i++) {
+				Lock read = this.second.getReadWriteLock(this.key).readLock();
+				readerResults.add(pool.submit(() -> {
+					read.lock();
+					try {
+						return allInside.await(10, TimeUnit.SECONDS);
+					}
+					finally {
+						read.unlock();
+					}
+				}));
+			}
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> redis.<String, String>opsForHash().keys(redisKey()).stream().filter((f) -> f.startsWith("rw:")).count() == readers);
+			// a second writer waits too, and would keep the lock until the test ends
+			Lock nextWrite = nextWriterInstance.getReadWriteLock(this.key).writeLock();
+			pool.submit(() -> {
+				nextWrite.lock();
+				try {
+					testDone.await();
+				}
+				finally {
+					nextWrite.unlock();
+				}
+				return null;
+			});
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> redis.<String, String>opsForHash().keys(redisKey()).stream().anyMatch((f) -> f.startsWith("ww:")));
+			writer.close();
+			// all four readers inside at once: none of them was left behind the second writer
+			for (Future<Integer> reader : readerResults) {
+				reader.get(15, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			testDone.countDown();
+			pool.shutdown();
+			assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+		}
+	}
+
+	@Test
 	void allStateOfALockIsOneHashAndAWaitingWritersClaimIsWithdrawnWhenItGivesUp() throws Exception {
 		try (LockHolder reader = new LockHolder(this.first.getReadWriteLock(this.key).readLock())) {
 			ExecutorService pool = Executors.newSingleThreadExecutor();
