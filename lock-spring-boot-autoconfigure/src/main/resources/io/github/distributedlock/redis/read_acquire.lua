@@ -18,10 +18,7 @@ end
 if s.readers[owner] then
     -- a reader re-enters even while a writer waits: it could not finish otherwise
     redis.call('HINCRBY', key, 'r:' .. owner, 1)
-    if s.readers[owner] < now + lease then
-        s.readers[owner] = now + lease
-        redis.call('HSET', key, 't:' .. owner, now + lease)
-    end
+    s.readers[owner] = rw_extend(key, 't:' .. owner, s.readers[owner], lease, now)
     rw_finish(key, s, now)
     return -1
 end

@@ -9,9 +9,6 @@ local s = rw_load(key, now)
 if s.foreign or not s.readers[owner] then
     return 0
 end
-if s.readers[owner] < now + lease then
-    s.readers[owner] = now + lease
-    redis.call('HSET', key, 't:' .. owner, now + lease)
-end
+s.readers[owner] = rw_extend(key, 't:' .. owner, s.readers[owner], lease, now)
 rw_finish(key, s, now)
 return 1

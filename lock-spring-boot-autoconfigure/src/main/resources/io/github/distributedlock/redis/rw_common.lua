@@ -99,6 +99,16 @@ local function rw_publish(key, s, channel)
     end
 end
 
+-- Moves a holder's deadline (hash field <field>, now <deadline>) to now + lease unless it is later already;
+-- returns the deadline: a re-entry or renewal never shortens a lease.
+local function rw_extend(key, field, deadline, lease, now)
+    if deadline < now + lease then
+        redis.call('HSET', key, field, now + lease)
+        return now + lease
+    end
+    return deadline
+end
+
 -- Records that reader <owner> waits, for <claim> milliseconds; nothing when claim is 0 (a single try).
 local function rw_reader_waits(key, s, owner, claim, now)
     if claim > 0 then
@@ -135,17 +145,10 @@ local function rw_finish(key, s, now)
     if s.writer then
         latest = s.wt
     end
-    for _, d in pairs(s.readers) do
-        if d > latest then latest = d end
-    end
-    for _, d in pairs(s.waiting) do
-        if d > latest then latest = d end
-    end
-    for _, d in pairs(s.rwaiting) do
-        if d > latest then latest = d end
-    end
-    for _, d in pairs(s.admitted) do
-        if d > latest then latest = d end
+    for _, deadlines in ipairs({ s.readers, s.waiting, s.rwaiting, s.admitted }) do
+        for _, d in pairs(deadlines) do
+            if d > latest then latest = d end
+        end
     end
     if latest <= now then
         redis.call('DEL', key)

@@ -19,10 +19,7 @@ if s.foreign then
 end
 if s.writer == owner then
     redis.call('HINCRBY', key, 'wc', 1)
-    if s.wt < now + lease then
-        s.wt = now + lease
-        redis.call('HSET', key, 'wt', s.wt)
-    end
+    s.wt = rw_extend(key, 'wt', s.wt, lease, now)
     rw_finish(key, s, now)
     return -1
 end

@@ -9,9 +9,6 @@ local s = rw_load(key, now)
 if s.foreign or s.writer ~= owner then
     return 0
 end
-if s.wt < now + lease then
-    s.wt = now + lease
-    redis.call('HSET', key, 'wt', s.wt)
-end
+s.wt = rw_extend(key, 'wt', s.wt, lease, now)
 rw_finish(key, s, now)
 return 1
