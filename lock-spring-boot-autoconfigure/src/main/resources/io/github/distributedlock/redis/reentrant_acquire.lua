@@ -9,7 +9,10 @@
 --         otherwise the holder's remaining lease in milliseconds (PTTL: -1 if the key has no TTL), after
 --         marking the lock as waited for.
 local lease = tonumber(ARGV[2])
-if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
+if ARGV[3] == '1' then
+    if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
+        return -2
+    end
     redis.call('hincrby', KEYS[1], ARGV[1], 1)
     -- a re-entry never shortens the lease of the outer hold
     if redis.call('pttl', KEYS[1]) < lease then
@@ -17,10 +20,8 @@ if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
     end
     return -1
 end
-if ARGV[3] == '1' then
-    return -2
-end
-if redis.call('exists', KEYS[1]) == 0 then
+-- a fresh acquire by the owner itself finds a hold its client gave up on (its release failed): start over
+if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
     redis.call('hset', KEYS[1], ARGV[1], 1)
     redis.call('pexpire', KEYS[1], lease)
     return -1

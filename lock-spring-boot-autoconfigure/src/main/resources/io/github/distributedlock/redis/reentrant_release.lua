@@ -8,16 +8,19 @@
 --         otherwise the holds left (0: the lock is freed, and its key published on ARGV[2] if someone
 --         waited: an uncontended release publishes nothing; waiters that lose the race mark it again).
 -- The "~w" field never makes the key outlive its owner: the key is deleted with the last hold.
-if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
+local count = redis.call('hget', KEYS[1], ARGV[1])
+if not count then
     return -1
 end
-local left = redis.call('hincrby', KEYS[1], ARGV[1], -tonumber(ARGV[3]))
+local left = tonumber(count) - tonumber(ARGV[3])
 if left > 0 then
+    redis.call('hset', KEYS[1], ARGV[1], left)
     return left
 end
-local waited = redis.call('hexists', KEYS[1], '~w')
+-- the lock has one owner, so any second field is the waiter mark
+local waited = redis.call('hlen', KEYS[1]) > 1
 redis.call('del', KEYS[1])
-if waited == 1 then
+if waited then
     redis.call('publish', ARGV[2], KEYS[1])
 end
 return 0

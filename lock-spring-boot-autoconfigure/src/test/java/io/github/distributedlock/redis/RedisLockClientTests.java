@@ -119,6 +119,17 @@ class RedisLockClientTests {
 	}
 
 	@Test
+	void aFreshAcquireTakesOverTheOwnersOwnStaleHoldAndItsReleaseFreesTheLock() {
+		// as left by a release that failed while Redis was unreachable: the client forgot the hold, Redis did not
+		redis.opsForHash().put(redisKey(), owner(this.client), "1");
+		redis.expire(redisKey(), Duration.ofSeconds(30));
+		LockDefinition tryOnce = LockDefinition.builder(this.key).acquireTimeout(Duration.ZERO).build();
+		assertThat(this.template.execute(tryOnce, () -> redis.opsForHash().get(redisKey(), owner(this.client))))
+			.isEqualTo("1");
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
 	void aReentryLateInAHardLeaseExtendsItInRedis() throws Exception {
 		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(600), false, Duration.ZERO, false))
 			.isTrue();
