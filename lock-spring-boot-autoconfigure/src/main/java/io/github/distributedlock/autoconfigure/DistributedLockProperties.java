@@ -12,9 +12,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class DistributedLockProperties {
 
 	/**
-	 * Default order of the @DistributedLock advisor, {@code Ordered.LOWEST_PRECEDENCE - 100}: just outside
-	 * @Transactional and @Cacheable at their default order (Ordered.LOWEST_PRECEDENCE), so that a lock is
-	 * released after the commit.
+	 * Default order of the {@code @DistributedLock} advisor, {@code Ordered.LOWEST_PRECEDENCE - 100}: just
+	 * outside {@code @Transactional} and {@code @Cacheable} at their default order
+	 * ({@code Ordered.LOWEST_PRECEDENCE}), so that a lock is released after the commit.
 	 */
 	public static final int DEFAULT_ADVISOR_ORDER = 2147483547;
 

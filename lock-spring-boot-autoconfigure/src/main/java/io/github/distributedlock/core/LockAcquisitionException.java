@@ -12,8 +12,10 @@ public class LockAcquisitionException extends DistributedLockException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The lock key that was not acquired, without the Redis key prefix. */
 	private final String key;
 
+	/** How long the caller waited. */
 	private final Duration waited;
 
 	/**

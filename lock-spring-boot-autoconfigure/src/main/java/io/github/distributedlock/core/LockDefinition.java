@@ -36,6 +36,11 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 
 	/**
 	 * Validates the definition.
+	 * @param key the lock key, without the Redis key prefix; not blank
+	 * @param type the kind of lock
+	 * @param lease the lease, or {@code null} for the template's default
+	 * @param acquireTimeout the acquire timeout, or {@code null} for the template's default
+	 * @param autoRenew whether the watchdog extends the lease while the lock is held
 	 * @throws IllegalArgumentException if the key is blank, the lease is not positive or too short to renew,
 	 * or the acquire timeout is negative; the message names the key and the value
 	 * @throws NullPointerException if {@code key} or {@code type} is {@code null}

@@ -13,6 +13,7 @@ public class LockLostException extends DistributedLockException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The lock key that was lost, without the Redis key prefix. */
 	private final String key;
 
 	/**
