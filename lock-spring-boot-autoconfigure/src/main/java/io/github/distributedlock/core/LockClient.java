@@ -26,13 +26,15 @@ public interface LockClient extends AutoCloseable {
 	 * the lock (of the same type) acquires it again at once.
 	 * @param key the lock key, without any store prefix
 	 * @param type the lock type
-	 * @param lease how long the lock lives without renewal; positive
+	 * @param lease how long the lock lives without renewal; at least 1 ms, and at least
+	 * {@link LockDefinition#MIN_RENEWABLE_LEASE} with {@code autoRenew}
 	 * @param autoRenew whether to renew the lease until the release
 	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
 	 * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}; when
 	 * {@code false} the wait goes on and the thread's interrupt flag is set again on return
 	 * @return {@code true} if acquired, {@code false} if the timeout passed first
 	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
+	 * @throws IllegalArgumentException if the lease is out of range ({@link LockDefinition#checkLease})
 	 * @throws IllegalMonitorStateException if the request can never succeed for this owner, such as asking for
 	 * the write side of a read/write lock while holding its read side (an upgrade)
 	 * @throws DistributedLockException if the store cannot be reached; the lock is then not held

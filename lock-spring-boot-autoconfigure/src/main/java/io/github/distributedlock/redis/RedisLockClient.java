@@ -15,6 +15,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.redis.ReleaseNotifications.Waiter;
 import org.apache.commons.logging.Log;
@@ -151,10 +152,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		Objects.requireNonNull(type, "type must not be null");
 		Objects.requireNonNull(lease, "lease must not be null");
 		checkOpen();
+		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
 		long leaseMillis = lease.toMillis();
-		if (leaseMillis < 1) {
-			throw new IllegalArgumentException("The lease of lock '" + key + "' must be at least 1 ms, was " + lease);
-		}
 		long threadId = Thread.currentThread().getId();
 		HoldId id = new HoldId(key, type, threadId);
 		Hold held = this.holds.get(id);
