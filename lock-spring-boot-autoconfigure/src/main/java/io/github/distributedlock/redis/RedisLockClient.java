@@ -342,8 +342,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 		// while the last acquire or renewal still guarantees the lock for a third of the lease or more, a
 		// re-entry needs no round trip; a longer lease, or one nearly run out, is extended in Redis
-		long margin = TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis / 3);
-		if (leaseMillis <= hold.leaseMillis && hold.confirmedUntil - System.nanoTime() > margin) {
+		if (leaseMillis <= hold.leaseMillis && hold.confirmedUntil - System.nanoTime() > hold.renewalPeriodNanos()) {
 			hold.count++;
 			return;
 		}
