@@ -27,6 +27,9 @@ final class LockScripts {
 	/** Returned by release scripts when the owner holds no hold. */
 	static final long NOT_HELD = -1;
 
+	/** Returned by the reentrant release script when it handed the lock to the next owner it was given. */
+	static final long HANDED_OVER = -2;
+
 	static final RedisScript<Long> REENTRANT_ACQUIRE = load("reentrant_acquire.lua");
 
 	static final RedisScript<Long> REENTRANT_RELEASE = load("reentrant_release.lua");

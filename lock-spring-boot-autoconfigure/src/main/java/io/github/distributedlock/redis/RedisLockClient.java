@@ -10,14 +10,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
-import io.github.distributedlock.redis.ReleaseNotifications.Waiter;
+import io.github.distributedlock.redis.LocalQueue.Turn;
+import io.github.distributedlock.redis.LocalQueue.Waiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -48,8 +48,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <li><b>Waiting</b>: a waiter sleeps until a release notification for its key arrives (one Redis
  * pub/sub subscription per client, see {@link ReleaseNotifications}) or until the holder's remaining lease
  * ends, when a crashed holder's lock expires; then it tries again. No fixed-interval polling. Threads of
- * this client that want the same exclusive lock queue locally (a fair local lock), so only the first of
- * them talks to Redis and the lock passes between them in two round trips, without a herd of retries.</li>
+ * this client that want the same exclusive lock queue locally (a fair local queue), so only the
+ * first of them talks to Redis, without a herd of retries. The release of a reentrant lock hands it to the
+ * next local waiter in its one round trip, unless a waiter of another client marked the lock in Redis: then
+ * it is freed and published for all, so a busy client never passes other instances by.</li>
  * <li><b>Reentrancy</b>: a re-entry while the lease is confirmed for at least a third of its length more
  * is counted locally, without a round trip; only the last release goes to Redis.</li>
  * </ul>
@@ -172,16 +174,18 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 		// exclusive locks: threads of this client queue locally, so only the head of the queue talks to Redis
 		LocalQueue queue = joinQueue(redisKey);
+		String owner = this.clientId + ":" + threadId;
 		boolean head = false;
 		Hold hold = null;
 		boolean[] interrupted = { false };
 		try {
-			QueuePosition position = takeQueue(queue, tryOnce, deadline, interruptible, interrupted);
-			if (position == QueuePosition.TIMED_OUT) {
+			Turn turn = queue.take(owner, leaseMillis, tryOnce, deadline, interruptible, interrupted);
+			if (turn == Turn.TIMED_OUT) {
 				return false;
 			}
-			head = position == QueuePosition.HEAD;
-			hold = acquireInRedis(id, redisKey, leaseMillis, autoRenew, tryOnce, deadline, interruptible);
+			head = turn != Turn.BYPASS;
+			hold = turn.handedOver() ? onAcquired(id, redisKey, owner, leaseMillis, autoRenew, turn.handedOverAt())
+					: acquireInRedis(id, redisKey, leaseMillis, autoRenew, tryOnce, deadline, interruptible);
 			if (hold != null) {
 				hold.queue = queue;
 				hold.queueHead = head;
@@ -195,48 +199,12 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		finally {
 			if (hold == null) {
 				if (head) {
-					queue.lock.unlock();
+					queue.leave(null);
 				}
 				leaveQueue(redisKey, queue);
 			}
 			if (interrupted[0]) {
 				Thread.currentThread().interrupt();
-			}
-		}
-	}
-
-	/**
-	 * Waits for the head of this client's local queue of a key. A holder that overran a hard lease no longer
-	 * blocks the queue: waiters then go to Redis without it (bypass).
-	 */
-	private static QueuePosition takeQueue(LocalQueue queue, boolean tryOnce, long deadline, boolean interruptible,
-			boolean[] interrupted) throws InterruptedException {
-		if (tryOnce) {
-			return queue.lock.tryLock() ? QueuePosition.HEAD : QueuePosition.TIMED_OUT;
-		}
-		while (true) {
-			long now = System.nanoTime();
-			long remaining = deadline - now;
-			if (remaining <= 0) {
-				return QueuePosition.TIMED_OUT;
-			}
-			long holderDeadline = queue.holderDeadline;
-			if (holderDeadline != Long.MAX_VALUE && now - holderDeadline >= 0) {
-				return QueuePosition.BYPASS;
-			}
-			long wait = (holderDeadline == Long.MAX_VALUE) ? remaining
-					: Math.min(remaining, holderDeadline - now + TimeUnit.MILLISECONDS.toNanos(1));
-			try {
-				if (queue.lock.tryLock(wait, TimeUnit.NANOSECONDS)) {
-					queue.holderDeadline = Long.MAX_VALUE;
-					return QueuePosition.HEAD;
-				}
-			}
-			catch (InterruptedException ex) {
-				if (interruptible) {
-					throw ex;
-				}
-				interrupted[0] = true;
 			}
 		}
 	}
@@ -266,7 +234,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		LockType type = id.type();
 		String owner = this.clientId + ":" + id.threadId();
 		// register before the first try: a release between a failed try and the wait still wakes us
-		Waiter waiter = tryOnce ? null : this.notifications.register(redisKey);
+		ReleaseNotifications.Waiter waiter = tryOnce ? null : this.notifications.register(redisKey);
 		boolean interrupted = false;
 		boolean acquired = false;
 		boolean claimed = false;
@@ -441,16 +409,32 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 		this.holds.remove(id);
 		hold.released = true;
+		// the next local waiter, if any, gets the lock in the same round trip as this release
+		LocalQueue queue = hold.queue;
+		Waiter next = (queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
+				&& hold.lostReason == null) ? queue.reserveNext() : null;
+		boolean handedOver = false;
 		long result;
 		try {
-			result = runRelease(hold, hold.redisHolds);
+			if (next != null) {
+				long sentAt = System.nanoTime();
+				result = run(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key, hold.owner, this.channel,
+						Integer.toString(hold.redisHolds), next.owner, Long.toString(next.leaseMillis));
+				if (result == LockScripts.HANDED_OVER) {
+					handedOver = true;
+					queue.handedOver(next, sentAt);
+				}
+			}
+			else {
+				result = runRelease(hold, hold.redisHolds);
+			}
 		}
 		catch (DistributedLockException ex) {
 			throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
 					+ hold.leaseMillis + " ms: " + ex.getMessage(), ex.getCause());
 		}
 		finally {
-			leaveQueueOf(hold);
+			leaveQueueOf(hold, handedOver, next);
 		}
 		if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
 			String reason = (hold.lostReason != null) ? hold.lostReason
@@ -466,6 +450,17 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	int waitingKeys() {
 		return this.notifications.waitingKeys();
+	}
+
+	/**
+	 * Returns how many threads of this client wait in the local queue of an exclusive lock, behind the one
+	 * that holds it or acquires it in Redis; for tests and diagnostics.
+	 * @param key the lock key
+	 * @return the number of threads queued locally
+	 */
+	int queuedThreads(String key) {
+		LocalQueue queue = this.queues.get(this.keyPrefix + key);
+		return (queue != null) ? queue.waiting() : 0;
 	}
 
 	/**
@@ -489,14 +484,14 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Lets the next local waiter of the lock go to Redis: after the Redis release, so it finds the lock free.
+	 * Leaves the local queue after the Redis release: unless the lock was handed over, the next local waiter
+	 * (the reserved one, if a hand-over did not happen) becomes the head and goes to Redis, finding it free.
 	 */
-	private void leaveQueueOf(Hold hold) {
+	private void leaveQueueOf(Hold hold, boolean handedOver, @Nullable Waiter reserved) {
 		LocalQueue queue = hold.queue;
 		if (queue != null) {
-			if (hold.queueHead) {
-				queue.holderDeadline = Long.MAX_VALUE;
-				queue.lock.unlock();
+			if (hold.queueHead && !handedOver) {
+				queue.leave(reserved);
 			}
 			leaveQueue(hold.redisKey, queue);
 		}
@@ -657,27 +652,6 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		catch (ArithmeticException ex) {
 			return Long.MAX_VALUE / 2;
 		}
-	}
-
-	/**
-	 * Threads of this client waiting for, or holding, one exclusive lock: a fair local lock whose holder is
-	 * the only one that talks to Redis. {@code members} is changed only inside the map's compute functions.
-	 */
-	private static final class LocalQueue {
-
-		final ReentrantLock lock = new ReentrantLock(true);
-
-		int members;
-
-		/** When the holder's hard lease ends ({@link System#nanoTime()}), or {@code Long.MAX_VALUE}. */
-		volatile long holderDeadline = Long.MAX_VALUE;
-
-	}
-
-	private enum QueuePosition {
-
-		HEAD, BYPASS, TIMED_OUT
-
 	}
 
 	/**

@@ -308,6 +308,104 @@ class RedisLockClientTests {
 		assertThat(redis.hasKey(redisKey())).isFalse();
 	}
 
+	@Test
+	void aReleaseHandsTheLockToTheNextLocalWaiterInOneRoundTrip() throws Exception {
+		// loads the scripts into Redis, so that no EVALSHA below falls back to EVAL (a second call)
+		this.template.execute(this.key, () -> null);
+		ExecutorService pool = Executors.newSingleThreadExecutor();
+		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
+			Future<Map<String, String>> next = pool.submit(() -> this.template.execute(this.key,
+					() -> Map.of(owner(this.client), redis.<String, String>opsForHash().get(redisKey(), owner(this.client)))));
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 1);
+			long before = scriptCalls();
+			holder.close();
+			Map<String, String> seenByNext = next.get(10, TimeUnit.SECONDS);
+			assertThat(seenByNext.values()).as("the next waiter's hold count in Redis").containsExactly("1");
+			// the holder's release handed the lock over, the next waiter's own release freed it: no acquire
+			assertThat(scriptCalls() - before).isEqualTo(2);
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(redis.hasKey(redisKey())).isFalse();
+		assertThat(this.client.queuedThreads(this.key)).isZero();
+	}
+
+	@Test
+	void localWaitersThatGiveUpLeaveTheQueueAndTheNextOneStillGetsTheLock() throws Exception {
+		ExecutorService pool = Executors.newFixedThreadPool(3);
+		Lock lock = this.template.getLock(this.key);
+		try (LockHolder holder = new LockHolder(lock)) {
+			Future<Boolean> timesOut = pool.submit(() -> lock.tryLock(300, TimeUnit.MILLISECONDS));
+			Future<?> interrupted = pool.submit(() -> {
+				lock.lockInterruptibly();
+				lock.unlock();
+				return null;
+			});
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 2);
+			Future<String> patient = pool.submit(() -> this.template.execute(this.key, () -> "patient"));
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 3);
+			interrupted.cancel(true);
+			assertThat(timesOut.get(5, TimeUnit.SECONDS)).isFalse();
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 1);
+			assertThat(patient.isDone()).as("the holder still holds the lock").isFalse();
+			holder.close();
+			assertThat(patient.get(10, TimeUnit.SECONDS)).isEqualTo("patient");
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void handOversNeverPassByAnotherInstanceWaitingInRedis() throws Exception {
+		// two threads of one instance would hand the lock to each other forever, were the other instance passed by
+		AtomicBoolean otherGotIt = new AtomicBoolean();
+		AtomicBoolean otherDone = new AtomicBoolean();
+		AtomicInteger inside = new AtomicInteger();
+		AtomicInteger maxInside = new AtomicInteger();
+		DistributedLockTemplate other = new DistributedLockTemplate(newClient(), Duration.ofSeconds(30),
+				Duration.ofSeconds(5));
+		Concurrently.run(3, 60, (thread) -> {
+			if (thread == 2) {
+				try {
+					await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 1);
+					other.execute(this.key, () -> otherGotIt.getAndSet(true));
+				}
+				finally {
+					otherDone.set(true);
+				}
+				return;
+			}
+			while (!otherDone.get()) {
+				this.template.execute(this.key, () -> {
+					maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+					inside.decrementAndGet();
+					// so that every release finds the other local thread queued, to hand the lock to
+					await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
+						.until(() -> this.client.queuedThreads(this.key) == 1 || otherDone.get());
+					return null;
+				});
+			}
+		});
+		assertThat(otherGotIt).isTrue();
+		assertThat(maxInside.get()).isEqualTo(1);
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	/** Script calls (EVALSHA and EVAL) the server has run so far. */
+	private static long scriptCalls() {
+		String stats = redis.execute((RedisCallback<String>) (connection) -> String
+			.valueOf(connection.serverCommands().info("commandstats")));
+		long calls = 0;
+		Matcher matcher = Pattern.compile("cmdstat_eval(?:sha)?[:=]calls=(\\d+)").matcher(stats);
+		while (matcher.find()) {
+			calls += Long.parseLong(matcher.group(1));
+		}
+		return calls;
+	}
+
 	private static long publishes() {
 		String stats = redis.execute((RedisCallback<String>) (connection) -> String
 			.valueOf(connection.serverCommands().info("commandstats")));
