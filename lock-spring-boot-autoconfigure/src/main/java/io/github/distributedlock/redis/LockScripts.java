@@ -27,12 +27,14 @@ final class LockScripts {
 	/** Returned by release scripts when the owner holds no hold. */
 	static final long NOT_HELD = -1;
 
-	/** Returned by the reentrant release script when it handed the lock to the next owner it was given. */
+	/** Returned by the reentrant release script when it handed the lock to the local owner it was given. */
 	static final long HANDED_OVER = -2;
 
-	static final RedisScript<Long> REENTRANT_ACQUIRE = load("reentrant_acquire.lua");
+	static final RedisScript<Long> REENTRANT_ACQUIRE = load("reentrant_common.lua", "reentrant_acquire.lua");
 
-	static final RedisScript<Long> REENTRANT_RELEASE = load("reentrant_release.lua");
+	static final RedisScript<Long> REENTRANT_RELEASE = load("reentrant_common.lua", "reentrant_release.lua");
+
+	static final RedisScript<Long> REENTRANT_CANCEL = load("reentrant_common.lua", "reentrant_cancel.lua");
 
 	static final RedisScript<Long> REENTRANT_RENEW = load("reentrant_renew.lua");
 

@@ -45,13 +45,15 @@ import org.springframework.data.redis.core.script.RedisScript;
  * a third of its lease after the last extension; it runs only when some lock is due, so locks held for
  * less than a third of their lease cost no scheduling. If an extension finds the lock gone, or cannot reach Redis for longer than
  * the lease, the hold is marked lost and its release throws {@link LockLostException}.</li>
- * <li><b>Waiting</b>: a waiter sleeps until a release notification for its key arrives (one Redis
- * pub/sub subscription per client, see {@link ReleaseNotifications}) or until the holder's remaining lease
- * ends, when a crashed holder's lock expires; then it tries again. No fixed-interval polling. Threads of
- * this client that want the same exclusive lock queue locally (a fair local queue), so only the
- * first of them talks to Redis, without a herd of retries. The release of a reentrant lock hands it to the
- * next local waiter in its one round trip, unless a waiter of another client marked the lock in Redis: then
- * it is freed and published for all, so a busy client never passes other instances by.</li>
+ * <li><b>Waiting</b>: a waiter sleeps until it is woken through this client's one Redis pub/sub subscription
+ * (see {@link ReleaseNotifications}) or until the holder's remaining lease ends, when a crashed holder's lock
+ * expires; then it tries again. No busy polling. A reentrant lock is first come, first served across
+ * instances: a waiter queues in the lock's hash, and the release grants the lock to the one that waited
+ * longest and wakes only that waiter, which holds it already (no herd of retries); queued waiters still try
+ * again at least once a second, so a grant to a waiter that died costs only that waiter's lease. Threads of
+ * this client that want the same exclusive lock queue locally (a fair local queue), so only the first of
+ * them talks to Redis; the release of a reentrant lock hands it to the next local waiter in its one round
+ * trip, unless another instance is queued for it in Redis, which comes first.</li>
  * <li><b>Reentrancy</b>: a re-entry while the lease is confirmed for at least a third of its length more
  * is counted locally, without a round trip; only the last release goes to Redis.</li>
  * </ul>
@@ -78,6 +80,13 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	private static final String ADMISSION_MILLIS = "1000";
 
+	/**
+	 * Longest wait of a reentrant waiter queued in Redis between two tries: a grant to a waiter that died then
+	 * holds the others up for that waiter's lease, not for the previous holder's; each try keeps the waiter's
+	 * place in the queue.
+	 */
+	private static final long QUEUED_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
 	/** Wait bound when a foreign key without a TTL blocks the lock: it cannot expire, so retry now and then. */
 	private static final long NO_TTL_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -100,6 +109,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	/** Numbers the waits in Redis, so that a grant wakes the wait it was made for and no later one. */
+	private final AtomicLong waitIds = new AtomicLong();
+
 	/** {@link System#nanoTime()} of the next scheduled renewal sweep, {@code Long.MAX_VALUE} if none. */
 	private final AtomicLong nextSweep = new AtomicLong(Long.MAX_VALUE);
 
@@ -121,7 +133,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			return thread;
 		});
 		this.watchdog.setRemoveOnCancelPolicy(true);
-		this.notifications = new ReleaseNotifications(connectionFactory, this.channel, this.watchdog);
+		this.notifications = new ReleaseNotifications(connectionFactory, this.channel, this.clientId, this.watchdog);
 	}
 
 	@Override
@@ -130,8 +142,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Returns the pub/sub channel that releases are published on: the key prefix followed by
-	 * {@code __released}; each message is the released lock's Redis key.
+	 * Returns the pub/sub channel that read/write releases are published on: the key prefix followed by
+	 * {@code __released}; each message is the released lock's Redis key. Grants of reentrant locks to a
+	 * client's waiters go to {@code <this channel>:<client id>}, each message {@code <owner id> <wait id> <key>}.
 	 * @return the channel name
 	 */
 	public String getChannel() {
@@ -233,18 +246,22 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		String key = id.key();
 		LockType type = id.type();
 		String owner = this.clientId + ":" + id.threadId();
+		long waitId = this.waitIds.incrementAndGet();
 		// register before the first try: a release between a failed try and the wait still wakes us
-		ReleaseNotifications.Waiter waiter = tryOnce ? null : this.notifications.register(redisKey);
+		ReleaseNotifications.Waiter waiter = tryOnce ? null : this.notifications.register(redisKey, waitId);
 		boolean interrupted = false;
 		boolean acquired = false;
 		boolean claimed = false;
 		try {
 			while (true) {
 				long sentAt = System.nanoTime();
-				// a blocked writer claims the lock (for one lease) so new readers queue behind it; a blocked
-				// reader claims it so that the next writer's release admits it
-				long claim = tryOnce ? 0 : leaseMillis;
-				long result = tryAcquire(type, key, redisKey, owner, leaseMillis, false, claim);
+				// a blocked reentrant waiter queues in Redis for a grant; a blocked writer claims the lock (for
+				// one lease) so new readers queue behind it; a blocked reader claims it so that the next
+				// writer's release admits it
+				long claim = tryOnce ? 0
+						: (type == LockType.REENTRANT) ? waitMillis(Math.min(deadline - sentAt, QUEUED_RETRY_NANOS))
+						: leaseMillis;
+				long result = tryAcquire(type, key, redisKey, owner, leaseMillis, false, claim, waitId);
 				if (result == LockScripts.ACQUIRED) {
 					acquired = true;
 					return onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
@@ -252,7 +269,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				if (result == LockScripts.UPGRADE) {
 					throw upgradeRefused(key);
 				}
-				claimed |= type != LockType.REENTRANT && claim > 0 && result >= 0;
+				claimed |= claim > 0 && result >= 0;
 				if (waiter == null) {
 					return null;
 				}
@@ -262,14 +279,23 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				}
 				// the holder's lease bounds the wait: a crashed holder publishes nothing
 				long untilLeaseEnds = (result >= 0) ? TimeUnit.MILLISECONDS.toNanos(result + 1) : NO_TTL_RETRY_NANOS;
+				if (type == LockType.REENTRANT) {
+					untilLeaseEnds = Math.min(untilLeaseEnds, QUEUED_RETRY_NANOS);
+				}
 				try {
 					waiter.await(Math.min(remaining, untilLeaseEnds));
 				}
 				catch (InterruptedException ex) {
-					if (interruptible) {
+					if (interruptible && !waiter.isGranted()) {
 						throw ex;
 					}
 					interrupted = true;
+				}
+				// granted after this wait's last failed try reached Redis, so its lease counts from no earlier
+				// than that try; if that was long ago, the next try finds the grant and confirms a full lease
+				if (waiter.isGranted() && System.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 3) {
+					acquired = true;
+					return onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
 				}
 			}
 		}
@@ -286,8 +312,17 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 	}
 
+	/** A wait of {@code nanos} in whole milliseconds, rounded up, at least 1. */
+	private static long waitMillis(long nanos) {
+		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos) + 1);
+	}
+
 	private void withdrawClaim(LockType type, String key, String redisKey, String owner) {
-		RedisScript<Long> cancel = (type == LockType.WRITE) ? LockScripts.WRITE_CANCEL : LockScripts.READ_CANCEL;
+		RedisScript<Long> cancel = switch (type) {
+			case REENTRANT -> LockScripts.REENTRANT_CANCEL;
+			case READ -> LockScripts.READ_CANCEL;
+			case WRITE -> LockScripts.WRITE_CANCEL;
+		};
 		try {
 			run(cancel, redisKey, "withdraw the waiting claim on", key, owner, this.channel);
 		}
@@ -315,7 +350,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			return;
 		}
 		long sentAt = System.nanoTime();
-		long result = tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, leaseMillis, true, 0);
+		long result = tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, leaseMillis, true, 0, 0);
 		if (result == LockScripts.ACQUIRED) {
 			hold.count++;
 			hold.redisHolds++;
@@ -593,11 +628,12 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	private long tryAcquire(LockType type, String key, String redisKey, String owner, long leaseMillis,
-			boolean reentry, long claimMillis) {
+			boolean reentry, long claimMillis, long waitId) {
 		String lease = Long.toString(leaseMillis);
 		String reentering = reentry ? "1" : "0";
 		return switch (type) {
-			case REENTRANT -> run(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner, lease, reentering);
+			case REENTRANT -> run(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner, lease, reentering,
+					Long.toString(claimMillis), Long.toString(waitId));
 			case READ -> run(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock", key, owner, lease,
 					reentering, Long.toString(claimMillis));
 			case WRITE -> run(LockScripts.WRITE_ACQUIRE, redisKey, "acquire the write lock", key, owner, lease,

@@ -1,6 +1,7 @@
 package io.github.distributedlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,9 +21,15 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.util.backoff.FixedBackOff;
 
 /**
- * Wakes local waiters when a lock is released anywhere. One Redis subscription per client, on one channel,
- * serves every waiter of every lock: release scripts publish the released lock's Redis key there, and each
- * message wakes the waiters of that key in this JVM, which then try again.
+ * Wakes local waiters when a lock is released anywhere. One Redis subscription per client serves every waiter
+ * of every lock, on two channels:
+ * <ul>
+ * <li>the release channel, shared by all clients: read/write release scripts publish the released lock's Redis
+ * key there, and each message wakes the waiters of that key in this JVM, which then try again;</li>
+ * <li>this client's grant channel, {@code <release channel>:<client id>}: a reentrant release that grants the
+ * lock to a waiter of this client publishes {@code "<owner id> <wait id> <key>"} there, and the message wakes
+ * only that wait, which then holds the lock (see {@code reentrant_common.lua}).</li>
+ * </ul>
  * <p>
  * A waiter registers before it tries the lock, so a release between a failed try and the wait is not
  * missed. A lost message (a broken subscription) only delays a waiter until the holder's lease ends,
@@ -43,6 +50,8 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	private final String channel;
 
+	private final String grantChannel;
+
 	private final ReentrantLock subscribing = new ReentrantLock();
 
 	private volatile long nextAttempt;
@@ -53,17 +62,20 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	 * Subscribes, or tries to: an unreachable Redis is logged, not thrown.
 	 * @param connectionFactory the Redis connections; one more is opened for the subscription
 	 * @param channel the channel release scripts publish on
+	 * @param clientId the client's id: grants to its waiters come on {@code <channel>:<clientId>}
 	 * @param scheduler runs the periodic subscription check; owned by the caller
 	 */
-	ReleaseNotifications(RedisConnectionFactory connectionFactory, String channel, ScheduledExecutorService scheduler) {
+	ReleaseNotifications(RedisConnectionFactory connectionFactory, String channel, String clientId,
+			ScheduledExecutorService scheduler) {
 		this.channel = channel;
+		this.grantChannel = channel + ":" + clientId;
 		this.container = new RedisMessageListenerContainer();
 		this.container.setConnectionFactory(connectionFactory);
 		// the listener only releases semaphores: run it on the connection's thread, no thread per message
 		this.container.setTaskExecutor(Runnable::run);
 		this.container.setSubscriptionExecutor(scheduler);
 		this.container.setRecoveryBackoff(new FixedBackOff(0, 0));
-		this.container.addMessageListener(this, new ChannelTopic(channel));
+		this.container.addMessageListener(this, List.of(new ChannelTopic(channel), new ChannelTopic(this.grantChannel)));
 		this.container.afterPropertiesSet();
 		this.nextAttempt = System.nanoTime();
 		subscribe();
@@ -109,11 +121,12 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	/**
 	 * Registers the calling thread as a waiter for {@code redisKey}.
 	 * @param redisKey the lock's Redis key
+	 * @param waitId the number a grant to this wait carries (see {@link Waiter#isGranted()})
 	 * @return the waiter, to be {@linkplain #unregister(Waiter) unregistered} in a {@code finally}
 	 */
-	Waiter register(String redisKey) {
+	Waiter register(String redisKey, long waitId) {
 		subscribe();
-		Waiter waiter = new Waiter(redisKey);
+		Waiter waiter = new Waiter(redisKey, waitId);
 		this.waitersByKey.compute(redisKey, (key, waiters) -> {
 			Set<Waiter> set = (waiters != null) ? waiters : ConcurrentHashMap.newKeySet();
 			set.add(waiter);
@@ -142,9 +155,45 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		}
 	}
 
+	/**
+	 * Wakes the wait a grant names: it holds the lock now.
+	 * @param grant {@code "<owner id> <wait id> <key>"}, as published by {@code reentrant_common.lua}
+	 */
+	void granted(String grant) {
+		int afterOwner = grant.indexOf(' ');
+		int afterWaitId = grant.indexOf(' ', afterOwner + 1);
+		if (afterOwner < 0 || afterWaitId < 0) {
+			logger.warn("Ignored a malformed lock grant on channel '" + this.grantChannel + "': " + grant);
+			return;
+		}
+		long waitId;
+		try {
+			waitId = Long.parseLong(grant, afterOwner + 1, afterWaitId, 10);
+		}
+		catch (NumberFormatException ex) {
+			logger.warn("Ignored a malformed lock grant on channel '" + this.grantChannel + "': " + grant);
+			return;
+		}
+		Set<Waiter> waiters = this.waitersByKey.get(grant.substring(afterWaitId + 1));
+		if (waiters != null) {
+			for (Waiter waiter : waiters) {
+				if (waiter.waitId == waitId) {
+					waiter.granted = true;
+					waiter.signal();
+				}
+			}
+		}
+	}
+
 	@Override
 	public void onMessage(Message message, byte @Nullable [] pattern) {
-		wake(new String(message.getBody(), StandardCharsets.UTF_8));
+		String body = new String(message.getBody(), StandardCharsets.UTF_8);
+		if (this.grantChannel.equals(new String(message.getChannel(), StandardCharsets.UTF_8))) {
+			granted(body);
+		}
+		else {
+			wake(body);
+		}
 	}
 
 	int waitingKeys() {
@@ -169,10 +218,24 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 		private final String redisKey;
 
+		private final long waitId;
+
 		private final Semaphore signals = new Semaphore(0);
 
-		Waiter(String redisKey) {
+		private volatile boolean granted;
+
+		Waiter(String redisKey, long waitId) {
 			this.redisKey = redisKey;
+			this.waitId = waitId;
+		}
+
+		/**
+		 * Tells whether a release granted the lock to this wait: its owner holds it, with the lease it asked
+		 * for, counted from a moment after its last failed try reached Redis.
+		 * @return {@code true} once a grant arrived
+		 */
+		boolean isGranted() {
+			return this.granted;
 		}
 
 		void signal() {

@@ -1,13 +1,16 @@
--- Acquires a reentrant lock, or re-enters it for its owner.
--- KEYS[1]: the lock's hash; one field per owner id, its value the owner's hold count, and the field "~w"
---          once someone waited for it (so that its release is published; see reentrant_release.lua)
+-- Acquires a reentrant lock, or re-enters it for its owner (the reentrant_common.lua functions are prepended).
+-- KEYS[1]: the lock's hash (fields: see reentrant_common.lua)
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: lease in milliseconds (the key's TTL)
 -- ARGV[3]: "1" when the owner believes it already holds the lock (a re-entry), "0" otherwise
--- Returns -1 when acquired or re-entered;
+-- ARGV[4]: how long the owner will wait at most before it tries again, in milliseconds (it also tries again
+--          when the holder's lease ends, 100 ms for a key without TTL): when the lock is held, a positive
+--          value queues the owner for it, or refreshes its entry and keeps its place, until then plus
+--          RL_ENTRY_SLACK; 0 (a try without waiting) does not
+-- ARGV[5]: with a positive ARGV[4]: the number the owner's client gave this wait (echoed by its grant)
+-- Returns -1 when acquired or re-entered (also when it had been granted to the owner already);
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (its lease ran out: the lock was lost);
---         otherwise the holder's remaining lease in milliseconds (PTTL: -1 if the key has no TTL), after
---         marking the lock as waited for.
+--         otherwise the holder's remaining lease in milliseconds (PTTL: -1 if the key has no TTL).
 local lease = tonumber(ARGV[2])
 if ARGV[3] == '1' then
     if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
@@ -20,11 +23,27 @@ if ARGV[3] == '1' then
     end
     return -1
 end
--- a fresh acquire by the owner itself finds a hold its client gave up on (its release failed): start over
+-- the owner's own field here is a grant it has not heard of, or a hold its client gave up on (its release
+-- failed): either way it holds the lock now, once
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
     redis.call('hset', KEYS[1], ARGV[1], 1)
     redis.call('pexpire', KEYS[1], lease)
     return -1
 end
-redis.call('hset', KEYS[1], '~w', 1)
-return redis.call('pttl', KEYS[1])
+local pttl = redis.call('pttl', KEYS[1])
+local wait = tonumber(ARGV[4])
+if wait > 0 then
+    -- the waiter tries again when the holder's lease ends at the latest (a crashed holder publishes nothing)
+    local nowMs, nowMicros = rl_now()
+    local entry = 'q:' .. ARGV[1]
+    -- numbers are formatted with %d: Lua's default would print Redis TIME in microseconds in e-notation
+    local since = string.format('%d', nowMicros)
+    local old = redis.call('hget', KEYS[1], entry)
+    if old then
+        since = string.match(old, '^(%d+):') or since
+    end
+    local asks = math.min(wait, (pttl >= 0) and pttl or 100)
+    redis.call('hset', KEYS[1], entry, string.format('%s:%d:%d:%s', since, nowMs + asks + RL_ENTRY_SLACK, lease,
+        ARGV[5]))
+end
+return pttl

@@ -296,7 +296,7 @@ class RedisLockClientTests {
 			try {
 				Future<String> waiter = pool.submit(() -> new DistributedLockTemplate(otherInstance, Duration.ofSeconds(30),
 						Duration.ofSeconds(20)).execute(this.key, () -> "woken"));
-				await().atMost(Duration.ofSeconds(5)).until(() -> redis.opsForHash().hasKey(redisKey(), "~w"));
+				await().atMost(Duration.ofSeconds(5)).until(() -> queuedInRedis().size() == 1);
 				holder.close();
 				assertThat(waiter.get(10, TimeUnit.SECONDS)).isEqualTo("woken");
 			}
@@ -304,7 +304,7 @@ class RedisLockClientTests {
 				pool.shutdownNow();
 			}
 		}
-		assertThat(publishes()).as("the release a waiter waited for is published").isEqualTo(before + 1);
+		assertThat(publishes()).as("the grant to the waiting instance is published").isEqualTo(before + 1);
 		assertThat(redis.hasKey(redisKey())).isFalse();
 	}
 
@@ -392,6 +392,94 @@ class RedisLockClientTests {
 		assertThat(otherGotIt).isTrue();
 		assertThat(maxInside.get()).isEqualTo(1);
 		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void releasesGrantTheLockToTheWaitingInstancesFirstComeFirstServedWithoutRetries() throws Exception {
+		// loads the scripts into Redis, so that no EVALSHA below falls back to EVAL (a second call)
+		this.template.execute(this.key, () -> null);
+		List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+		List<Future<?>> waiters = new ArrayList<>();
+		ExecutorService pool = Executors.newFixedThreadPool(3);
+		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
+			for (String instance : List.of("first", "second", "third")) {
+				DistributedLockTemplate waiting = new DistributedLockTemplate(newClient(), Duration.ofSeconds(30),
+						Duration.ofSeconds(20));
+				int queued = waiters.size() + 1;
+				waiters.add(pool.submit(() -> waiting.execute(this.key, () -> order.add(instance))));
+				await().atMost(Duration.ofSeconds(5)).until(() -> queuedInRedis().size() == queued);
+			}
+			long before = scriptCalls();
+			holder.close();
+			for (Future<?> waiter : waiters) {
+				waiter.get(10, TimeUnit.SECONDS);
+			}
+			assertThat(order).containsExactly("first", "second", "third");
+			// four releases, three of them grants; no waiter asked Redis again
+			assertThat(scriptCalls() - before).isEqualTo(4);
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void aWaiterThatGivesUpWithdrawsItsPlaceAndIsNeverGrantedTheLock() throws Exception {
+		DistributedLockTemplate other = new DistributedLockTemplate(newClient(), Duration.ofSeconds(30),
+				Duration.ofMillis(300));
+		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
+			assertThatThrownBy(() -> other.execute(this.key, () -> null)).isInstanceOf(LockAcquisitionException.class);
+			assertThat(queuedInRedis()).isEmpty();
+			long before = publishes();
+			holder.close();
+			assertThat(publishes()).as("no grant to a waiter that left").isEqualTo(before);
+		}
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	@Test
+	void aGrantToAWaiterThatDiedHoldsTheOthersUpOnlyForTheLeaseItAskedFor() throws Exception {
+		DistributedLockTemplate other = new DistributedLockTemplate(newClient(), Duration.ofSeconds(30),
+				Duration.ofSeconds(20));
+		ExecutorService pool = Executors.newSingleThreadExecutor();
+		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
+			// a waiter that queued first, asked for a lease of 500 ms, and died: its entry still counts
+			long now = redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+			redis.opsForHash().put(redisKey(), "q:dead-client:1", "1:" + (now + 60_000) + ":500:1");
+			Future<Long> acquiredAt = pool.submit(() -> other.execute(this.key, System::nanoTime));
+			await().atMost(Duration.ofSeconds(5)).until(() -> queuedInRedis().size() == 2);
+			long releasedAt = System.nanoTime();
+			holder.close();
+			assertThat(redis.opsForHash().hasKey(redisKey(), "dead-client:1")).as("granted to the dead waiter").isTrue();
+			long waited = acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt;
+			// the holder's lease was 30 s; the live waiter tries again at least every second
+			assertThat(Duration.ofNanos(waited)).isBetween(Duration.ofMillis(400), Duration.ofSeconds(3));
+		}
+		finally {
+			pool.shutdownNow();
+		}
+	}
+
+	@Test
+	void aWaiterGivingUpAfterItWasGrantedTheLockPassesTheGrantOn() {
+		String channel = this.client.getChannel();
+		long now = redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+		// granted to "late:1" in the same moment it gave up; "next:1" waits behind it
+		redis.opsForHash().put(redisKey(), "late:1", "1");
+		redis.opsForHash().put(redisKey(), "q:next:1", "5:" + (now + 60_000) + ":30000:7");
+		redis.expire(redisKey(), Duration.ofSeconds(30));
+		assertThat(redis.execute(LockScripts.REENTRANT_CANCEL, List.of(redisKey()), "late:1", channel)).isEqualTo(1L);
+		assertThat(redis.<String, String>opsForHash().entries(redisKey())).containsExactly(Map.entry("next:1", "1"));
+		// withdrawing a place that was not granted only deletes the entry
+		redis.opsForHash().put(redisKey(), "q:gone:1", "6:" + (now + 60_000) + ":30000:8");
+		assertThat(redis.execute(LockScripts.REENTRANT_CANCEL, List.of(redisKey()), "gone:1", channel)).isEqualTo(0L);
+		assertThat(redis.<String, String>opsForHash().entries(redisKey())).containsExactly(Map.entry("next:1", "1"));
+	}
+
+	/** The entries of owners queued in Redis for the lock. */
+	private List<String> queuedInRedis() {
+		return redis.<String, String>opsForHash().keys(redisKey()).stream().filter((field) -> field.startsWith("q:")).toList();
 	}
 
 	/** Script calls (EVALSHA and EVAL) the server has run so far. */

@@ -1,0 +1,54 @@
+-- Shared functions of the reentrant lock scripts; prepended to each of them that needs them when it is loaded.
+--
+-- A reentrant lock is ONE Redis hash; its TTL is the holder's lease. Its fields:
+--   <owner id>      the holder ("<client id>:<thread id>") and its hold count: one such field
+--   q:<owner id>    an owner waiting for the lock in Redis (at most one thread per client: the others queue
+--                   in their client), "<since>:<until>:<lease>:<wait id>": Redis TIME microseconds when it
+--                   first waited (its place in the queue), Redis TIME milliseconds until which the entry
+--                   counts (a waiter that died stops counting then), the lease it asked for in milliseconds,
+--                   and a number its client gave this wait
+-- A release grants the lock to the waiter that waited longest (first come, first served across instances),
+-- and publishes "<owner id> <wait id> <key>" on "<release channel>:<client id>" so that only that client
+-- wakes, and only that wait (not a later one of the same thread), which then holds the lock without asking
+-- again. Nobody else is woken: no herd of retries.
+
+-- How long (milliseconds) a waiter's entry outlives the wait it announced: it covers the waiter's round trips
+-- and pauses before it asks again, which refreshes the entry.
+local RL_ENTRY_SLACK = 2000
+
+local function rl_now()
+    local t = redis.call('TIME')
+    return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000), tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+
+-- Frees the lock held by owner: grants it to the live waiter that waited longest, deleting the entries of
+-- waiters that are no longer live, or deletes the key when none is left. Returns the owner id it was granted
+-- to, or false.
+local function rl_free(key, owner, channel)
+    if redis.call('HLEN', key) > 1 then
+        local now = rl_now()
+        local raw = redis.call('HGETALL', key)
+        local next, nextSince, nextLease, nextWait
+        for i = 1, #raw, 2 do
+            local f = raw[i]
+            if string.sub(f, 1, 2) == 'q:' then
+                local since, untilMs, lease, wait = string.match(raw[i + 1], '^(%d+):(%d+):(%d+):(%d+)$')
+                if not since or tonumber(untilMs) < now then
+                    redis.call('HDEL', key, f)
+                elseif not next or tonumber(since) < nextSince then
+                    next, nextSince, nextLease, nextWait = string.sub(f, 3), tonumber(since), lease, wait
+                end
+            end
+        end
+        if next then
+            redis.call('HDEL', key, owner, 'q:' .. next)
+            redis.call('HSET', key, next, 1)
+            redis.call('PEXPIRE', key, nextLease)
+            redis.call('PUBLISH', channel .. ':' .. string.match(next, '^(.*):[^:]*$'),
+                next .. ' ' .. nextWait .. ' ' .. key)
+            return next
+        end
+    end
+    redis.call('DEL', key)
+    return false
+end
