@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -18,6 +19,9 @@ import java.util.concurrent.locks.Lock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.results.BenchmarkResult;
+import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -35,9 +39,18 @@ public final class BenchmarkRunner {
 
 	private static final boolean QUICK = Boolean.getBoolean("bench.quick");
 
-	private final Map<String, Map<String, RunResult>> throughput = new LinkedHashMap<>();
+	/**
+	 * How often every workload runs against every peer, the peers in alternating order: on a shared machine
+	 * the speed drifts for seconds at a time, and one round would charge a slow stretch to one peer alone.
+	 */
+	private static final int ROUNDS = Integer.getInteger("bench.rounds", QUICK ? 1 : 2);
 
-	private final Map<String, Map<String, RunResult>> latency = new LinkedHashMap<>();
+	private final Map<String, Map<String, List<RunResult>>> throughput = new LinkedHashMap<>();
+
+	private final Map<String, Map<String, List<RunResult>>> latency = new LinkedHashMap<>();
+
+	/** The forked JVMs' {@link Extras}, merged over the rounds: benchmark, peer, name, value. */
+	private final Map<String, Map<String, Map<String, Long>>> extras = new LinkedHashMap<>();
 
 	private BenchmarkRunner() {
 	}
@@ -67,9 +80,26 @@ public final class BenchmarkRunner {
 		System.out.println("Wrote " + report.toAbsolutePath());
 	}
 
-	private void run(String benchmark, List<String> peers, Mode mode, Map<String, Map<String, RunResult>> into)
+	private void run(String benchmark, List<String> peers, Mode mode, Map<String, Map<String, List<RunResult>>> into)
 			throws Exception {
-		for (String peer : peers) {
+		for (int round = 0; round < ROUNDS; round++) {
+			List<String> order = new ArrayList<>(peers);
+			if (round % 2 == 1) {
+				Collections.reverse(order);
+			}
+			if (order.isEmpty()) {
+				runRound(benchmark, null, mode, into);
+			}
+			for (String peer : order) {
+				runRound(benchmark, peer, mode, into);
+			}
+		}
+	}
+
+	/** Runs one benchmark (every method it matches) for one peer, or for none ({@code peer == null}). */
+	private void runRound(String benchmark, @Nullable String peer, Mode mode,
+			Map<String, Map<String, List<RunResult>>> into) throws Exception {
+		if (peer != null) {
 			Extras.clear(benchmark, peer);
 		}
 		ChainedOptionsBuilder options = new OptionsBuilder().include("\\." + benchmark)
@@ -84,14 +114,49 @@ public final class BenchmarkRunner {
 			.jvmArgsAppend("-Xmx1g", "-Dbench.redis.host=" + System.getProperty("bench.redis.host", "127.0.0.1"),
 					"-Dbench.redis.port=" + Integer.getInteger("bench.redis.port", 6379),
 					"-Dbench.extras.dir=" + System.getProperty("bench.extras.dir", "target/bench-extras"));
-		if (!peers.isEmpty()) {
-			options.param("peer", peers.toArray(String[]::new));
+		if (peer != null) {
+			options.param("peer", peer);
 		}
 		Collection<RunResult> results = new Runner(options.build()).run();
 		for (RunResult result : results) {
 			String name = LockBenchmarks.name(result.getParams());
-			String peer = peers.isEmpty() ? "ours" : result.getParams().getParam("peer");
-			into.computeIfAbsent(name, (key) -> new LinkedHashMap<>()).put(peer, result);
+			String resultPeer = (peer != null) ? peer : "ours";
+			into.computeIfAbsent(name, (key) -> new LinkedHashMap<>())
+				.computeIfAbsent(resultPeer, (key) -> new ArrayList<>())
+				.add(result);
+			if (peer != null) {
+				mergeExtras(name, peer);
+			}
+		}
+	}
+
+	/**
+	 * Adds a round's extras to those of earlier rounds: violations add up, the writer's longest wait is the
+	 * longest of all, and the fairness of the least fair round is kept.
+	 */
+	private void mergeExtras(String benchmark, String peer) {
+		Map<String, Long> merged = this.extras.computeIfAbsent(benchmark, (key) -> new LinkedHashMap<>())
+			.computeIfAbsent(peer, (key) -> new LinkedHashMap<>());
+		Properties round = Extras.read(benchmark, peer);
+		for (String name : round.stringPropertyNames()) {
+			long value = Long.parseLong(round.getProperty(name));
+			if (name.startsWith("violations")) {
+				merged.merge(name, value, Long::sum);
+			}
+			else if (name.equals("longestWriterWaitMicros")) {
+				merged.merge(name, value, Math::max);
+			}
+		}
+		if (round.containsKey("slowestInstance") && round.containsKey("fastestInstance")) {
+			long slowest = Long.parseLong(round.getProperty("slowestInstance"));
+			long fastest = Long.parseLong(round.getProperty("fastestInstance"));
+			Long keptSlowest = merged.get("slowestInstance");
+			Long keptFastest = merged.get("fastestInstance");
+			if (keptSlowest == null || keptFastest == null
+					|| (double) slowest / Math.max(1, fastest) < (double) keptSlowest / Math.max(1, keptFastest)) {
+				merged.put("slowestInstance", slowest);
+				merged.put("fastestInstance", fastest);
+			}
 		}
 	}
 
@@ -139,28 +204,57 @@ public final class BenchmarkRunner {
 		}
 	}
 
+	/** The median throughput over every measurement iteration of every round. */
 	private double ops(String benchmark, String peer) {
-		RunResult result = this.throughput.getOrDefault(benchmark, Map.of()).get(peer);
-		return (result != null) ? result.getPrimaryResult().getScore() : Double.NaN;
+		List<Double> scores = new ArrayList<>();
+		for (RunResult result : this.throughput.getOrDefault(benchmark, Map.of()).getOrDefault(peer, List.of())) {
+			for (BenchmarkResult fork : result.getBenchmarkResults()) {
+				for (IterationResult iteration : fork.getIterationResults()) {
+					scores.add(iteration.getPrimaryResult().getScore());
+				}
+			}
+		}
+		return median(scores);
 	}
 
+	/** The median of a group benchmark's method's throughput over every measurement iteration of every round. */
 	private double secondary(String benchmark, String peer, String method) {
-		RunResult result = this.throughput.getOrDefault(benchmark, Map.of()).get(peer);
-		if (result == null) {
+		List<Double> scores = new ArrayList<>();
+		for (RunResult result : this.throughput.getOrDefault(benchmark, Map.of()).getOrDefault(peer, List.of())) {
+			for (BenchmarkResult fork : result.getBenchmarkResults()) {
+				for (IterationResult iteration : fork.getIterationResults()) {
+					Result<?> secondary = iteration.getSecondaryResults().get(method);
+					if (secondary != null) {
+						scores.add(secondary.getScore());
+					}
+				}
+			}
+		}
+		return median(scores);
+	}
+
+	/** The median over the rounds of each round's percentile {@code p}. */
+	private double percentile(String benchmark, String peer, double p) {
+		List<Double> values = new ArrayList<>();
+		for (RunResult result : this.latency.getOrDefault(benchmark, Map.of()).getOrDefault(peer, List.of())) {
+			values.add(result.getPrimaryResult().getStatistics().getPercentile(p));
+		}
+		return median(values);
+	}
+
+	private static double median(List<Double> values) {
+		if (values.isEmpty()) {
 			return Double.NaN;
 		}
-		Result<?> secondary = result.getSecondaryResults().get(method);
-		return (secondary != null) ? secondary.getScore() : Double.NaN;
+		List<Double> sorted = new ArrayList<>(values);
+		Collections.sort(sorted);
+		int middle = sorted.size() / 2;
+		return (sorted.size() % 2 == 1) ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
 	}
 
-	private double percentile(String benchmark, String peer, double p) {
-		RunResult result = this.latency.getOrDefault(benchmark, Map.of()).get(peer);
-		return (result != null) ? result.getPrimaryResult().getStatistics().getPercentile(p) : Double.NaN;
-	}
-
-	private static String extra(String benchmark, String peer, String name) {
-		Properties properties = Extras.read(benchmark, peer);
-		return properties.getProperty(name, "-");
+	private String extra(String benchmark, String peer, String name) {
+		Long value = this.extras.getOrDefault(benchmark, Map.of()).getOrDefault(peer, Map.of()).get(name);
+		return (value != null) ? Long.toString(value) : "-";
 	}
 
 	private String markdown(Map<String, long[]> commands) {
@@ -169,9 +263,12 @@ public final class BenchmarkRunner {
 		md.append("Produced by `lock-benchmarks/run.sh` on ").append(LocalDate.now()).append(": ")
 			.append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
 			.append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version"))
-			.append(", one loopback `redis-server`. JMH, 1 fork, ")
+			.append(", one loopback `redis-server`. JMH, ").append(ROUNDS)
+			.append((ROUNDS == 1) ? " round" : " rounds (the peers in alternating order)").append(" of 1 fork per peer, ")
 			.append(QUICK ? "1 x 1 s warm-up, 1 x 1 s measurement (a quick run: wide error)" : "2 x 1 s warm-up, 3 x 2 s measurement")
-			.append(". Every number is from this one run; compare ratios, not absolute values.\n\n");
+			.append(". Throughputs are the median of all measurement iterations of all rounds; latencies the median of ")
+			.append("the rounds' percentiles; violations add up over the rounds, and the least fair round is shown. ")
+			.append("Every number is from this one run; compare ratios, not absolute values.\n\n");
 		md.append("Peers: **ours** (this library, `getLock()`), **redisson** (`RLock`/`RReadWriteLock` 4.7.0), ")
 			.append("**si-spin** / **si-pubsub** (Spring Integration `RedisLockRegistry` 7.1.0, SPIN_LOCK / PUB_SUB_LOCK), ")
 			.append("**floor** (raw Lettuce: one EVALSHA `SET NX PX` to acquire, one compare-and-delete to release; ")
