@@ -29,8 +29,8 @@ local blockedUntil = nil
 if s.writer and s.writer ~= owner then
     blockedUntil = s.wt
 elseif not s.writer and not s.admitted[owner] then
-    -- a reader that was not admitted at a writer's release queues behind waiting writers
-    blockedUntil = rw_earliest(s.waiting)
+    -- a reader that was not admitted at a writer's release queues behind writers waiting past the grace
+    blockedUntil = rw_blocking_claim(s, now)
 end
 if blockedUntil then
     rw_reader_waits(key, s, owner, claim, now)

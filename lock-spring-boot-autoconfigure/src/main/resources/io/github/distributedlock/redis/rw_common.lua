@@ -7,8 +7,9 @@
 --   r:<id>   read hold count of reader <id>
 --   t:<id>   lease deadline of reader <id>, in Redis TIME milliseconds: every reader's lease is its own,
 --            so a reader that died frees its share when its own lease ends, while others keep renewing
---   ww:<id>  deadline of waiting writer <id>'s claim: while one is set, readers that hold nothing wait
---            behind it, so a steady stream of readers cannot starve a writer
+--   ww:<id>  waiting writer <id>'s claim, "<deadline>:<since>" (Redis TIME milliseconds): once it is
+--            RW_WRITER_GRACE old, readers that hold nothing wait behind it, so a steady stream of readers
+--            cannot starve a writer; before that, readers still enter (the read phase goes on a little)
 --   rw:<id>  deadline of waiting reader <id>'s claim
 --   ra:<id>  deadline of reader <id>'s admission: the readers waiting when a writer releases are admitted
 --            together and enter before the next writer (phase-fair), so a writer that loops cannot keep
@@ -19,6 +20,11 @@
 -- The key's TTL is always the latest deadline in it; the key is deleted when nothing is left.
 -- Any other field means the key belongs to a reentrant lock: these scripts treat it as held.
 
+-- How long (milliseconds) readers may still enter after a writer started waiting: a read phase that ends
+-- the moment a writer waits lets each looping reader read about once per writer; a few milliseconds more
+-- let them read many times, and add only that much to the writer's wait.
+local RW_WRITER_GRACE = 5
+
 local function rw_now()
     local t = redis.call('TIME')
     return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -26,7 +32,7 @@ end
 
 -- Loads the lock's state, deleting expired holders and claims.
 local function rw_load(key, now)
-    local s = { writer = false, wt = 0, readers = {}, nreaders = 0, waiting = {}, rwaiting = {}, admitted = {},
+    local s = { writer = false, wt = 0, readers = {}, nreaders = 0, waiting = {}, wsince = {}, rwaiting = {}, admitted = {},
                 nadmitted = 0, foreign = false, waited = false }
     local raw = redis.call('HGETALL', key)
     local counts, deadlines = {}, {}
@@ -55,11 +61,13 @@ local function rw_load(key, now)
         elseif string.sub(f, 1, 2) == 't:' then
             deadlines[string.sub(f, 3)] = tonumber(v)
         elseif string.sub(f, 1, 3) == 'ww:' then
-            local d = tonumber(v)
+            local d, since = string.match(v, '^(%d+):(%d+)$')
+            d = tonumber(d) or tonumber(v) or 0
             if d <= now then
                 redis.call('HDEL', key, f)
             else
                 s.waiting[string.sub(f, 4)] = d
+                s.wsince[string.sub(f, 4)] = tonumber(since) or 0
             end
         else
             s.foreign = true
@@ -128,6 +136,15 @@ local function rw_admit_readers(key, s, admission, now)
         s.admitted[id] = now + admission
     end
     s.rwaiting = {}
+end
+
+-- The earliest deadline of the waiting writers' claims that readers wait behind (older than the grace), or nil.
+local function rw_blocking_claim(s, now)
+    local first = nil
+    for id, d in pairs(s.waiting) do
+        if now - s.wsince[id] >= RW_WRITER_GRACE and (first == nil or d < first) then first = d end
+    end
+    return first
 end
 
 -- The earliest of a table's deadlines, or nil.

@@ -52,8 +52,11 @@ else
     wait = first - now
 end
 if claim > 0 then
+    -- a renewed claim keeps the moment it began
+    local since = s.wsince[owner] or now
     s.waiting[owner] = now + claim
-    redis.call('HSET', key, 'ww:' .. owner, now + claim)
+    s.wsince[owner] = since
+    redis.call('HSET', key, 'ww:' .. owner, string.format('%d:%d', now + claim, since))
     rw_finish(key, s, now)
     local half = math.floor(claim / 2)
     if wait > half then wait = half end

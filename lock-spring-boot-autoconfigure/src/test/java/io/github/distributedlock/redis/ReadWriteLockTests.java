@@ -3,6 +3,7 @@ package io.github.distributedlock.redis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -424,7 +426,8 @@ class ReadWriteLockTests {
 				Future<Boolean> writer = pool.submit(() -> write.tryLock(800, TimeUnit.MILLISECONDS));
 				await().atMost(Duration.ofSeconds(5))
 					.until(() -> redis.<String, String>opsForHash().keys(redisKey()).stream().anyMatch((f) -> f.startsWith("ww:")));
-				// a new reader queues behind the waiting writer
+				// once the writer has waited for the grace (5 ms, see rw_common.lua), a new reader queues behind it
+				await().atMost(Duration.ofSeconds(5)).until(() -> claimAgeMillis() >= 5);
 				Lock lateReader = this.first.getReadWriteLock(this.key).readLock();
 				ExecutorService other = Executors.newSingleThreadExecutor();
 				try {
@@ -442,6 +445,14 @@ class ReadWriteLockTests {
 			}
 		}
 		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
+	/** How long the waiting writer's claim has existed, by Redis TIME, in milliseconds. */
+	private long claimAgeMillis() {
+		String claim = redis.<String, String>opsForHash().entries(redisKey()).entrySet().stream()
+			.filter((entry) -> entry.getKey().startsWith("ww:")).map(Map.Entry::getValue).findFirst().orElseThrow();
+		long now = redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+		return now - Long.parseLong(claim.substring(claim.indexOf(':') + 1));
 	}
 
 	@Test
