@@ -69,6 +69,7 @@ public final class BenchmarkRunner {
 		run("w3OneKey8Threads", all, Mode.Throughput, this.throughput);
 		run("w3OneKey8Threads", all, Mode.SampleTime, this.latency);
 		run("w3xOneKey8Instances", all, Mode.Throughput, this.throughput);
+		run("w3mOneKey2Instances4ThreadsEach", all, Mode.Throughput, this.throughput);
 		run("w4Reentrant", reentrant, Mode.Throughput, this.throughput);
 		run("w5ReadWrite", List.of("ours", "redisson"), Mode.Throughput, this.throughput);
 		run("w6", List.of(), Mode.Throughput, this.throughput);
@@ -290,10 +291,7 @@ public final class BenchmarkRunner {
 		md.append("| peer | W3 acq/s | x floor | W3 p50 µs | W3 p99 µs | W3 violations | W3x acq/s | x floor | W3x slowest/fastest instance | W3x violations |\n");
 		md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 		for (String peer : LockPeer.ALL) {
-			String slowest = extra("w3xOneKey8Instances", peer, "slowestInstance");
-			String fastest = extra("w3xOneKey8Instances", peer, "fastestInstance");
-			String fairness = (slowest.equals("-") || fastest.equals("-") || fastest.equals("0")) ? "-"
-					: String.format(Locale.ROOT, "%.2f", Double.parseDouble(slowest) / Double.parseDouble(fastest));
+			String fairness = fairness("w3xOneKey8Instances", peer);
 			md.append(row(peer, fmt(ops("w3OneKey8Threads", peer)),
 					ratio(ops("w3OneKey8Threads", peer), ops("w3OneKey8Threads", "floor")),
 					fmt(percentile("w3OneKey8Threads", peer, 50)), fmt(percentile("w3OneKey8Threads", peer, 99)),
@@ -303,6 +301,15 @@ public final class BenchmarkRunner {
 		}
 		md.append("\nW3 p50/p99 are of the whole op (wait, tiny critical section, release): the time to acquire ")
 			.append("plus one release round trip.\n");
+
+		md.append("\n## W3m: one key, 2 instances x 4 threads (not a target: the usual case in production)\n\n");
+		md.append("| peer | acq/s | x floor | slower/faster instance | violations |\n|---|---:|---:|---:|---:|\n");
+		for (String peer : LockPeer.ALL) {
+			md.append(row(peer, fmt(ops("w3mOneKey2Instances4ThreadsEach", peer)),
+					ratio(ops("w3mOneKey2Instances4ThreadsEach", peer), ops("w3mOneKey2Instances4ThreadsEach", "floor")),
+					fairness("w3mOneKey2Instances4ThreadsEach", peer),
+					extra("w3mOneKey2Instances4ThreadsEach", peer, "violationsAcrossInstances")));
+		}
 
 		md.append("\n## W4: reentrant pairs (lock, lock, unlock, unlock)\n\n");
 		md.append("| peer | ops/s | x redisson |\n|---|---:|---:|\n");
@@ -373,6 +380,14 @@ public final class BenchmarkRunner {
 		target(md, "2 client commands per uncontended pair",
 				(ourCommands == null) ? Double.NaN : (double) ourCommands[0] / ourCommands[2], 2, false);
 		return md.toString();
+	}
+
+	/** The slowest instance's acquisitions over the fastest's, formatted, or "-". */
+	private String fairness(String benchmark, String peer) {
+		String slowest = extra(benchmark, peer, "slowestInstance");
+		String fastest = extra(benchmark, peer, "fastestInstance");
+		return (slowest.equals("-") || fastest.equals("-") || fastest.equals("0")) ? "-"
+				: String.format(Locale.ROOT, "%.2f", Double.parseDouble(slowest) / Double.parseDouble(fastest));
 	}
 
 	private static void target(StringBuilder md, String target, double measured, double bound, boolean atLeast) {

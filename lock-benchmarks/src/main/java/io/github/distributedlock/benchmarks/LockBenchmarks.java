@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.infra.ThreadParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
@@ -128,6 +129,65 @@ public class LockBenchmarks {
 
 	}
 
+	/**
+	 * W3m (not a target of the issue, the common case in production): the contended key in two clients, as two
+	 * application instances, four threads each.
+	 */
+	@State(Scope.Benchmark)
+	public static class TwoInstances {
+
+		final Lock[] locks = new Lock[2];
+
+		final LockPeer[] clients = new LockPeer[2];
+
+		final AtomicLong[] acquisitions = { new AtomicLong(), new AtomicLong() };
+
+		final AtomicInteger inside = new AtomicInteger();
+
+		final AtomicLong violations = new AtomicLong();
+
+		volatile boolean measuring;
+
+		@Setup(Level.Trial)
+		public void setUp(Instance instance) {
+			for (int i = 0; i < 2; i++) {
+				this.clients[i] = LockPeer.create(instance.peer);
+				this.locks[i] = this.clients[i].lock("bench:shared-m");
+			}
+		}
+
+		@Setup(Level.Iteration)
+		public void iteration(IterationParams params) {
+			this.measuring = params.getType() == IterationType.MEASUREMENT;
+		}
+
+		@TearDown(Level.Trial)
+		public void tearDown(Instance instance, BenchmarkParams params) {
+			Extras.put(name(params), instance.peer, "slowestInstance",
+					Math.min(this.acquisitions[0].get(), this.acquisitions[1].get()));
+			Extras.put(name(params), instance.peer, "fastestInstance",
+					Math.max(this.acquisitions[0].get(), this.acquisitions[1].get()));
+			Extras.put(name(params), instance.peer, "violationsAcrossInstances", this.violations.get());
+			for (LockPeer client : this.clients) {
+				client.close();
+			}
+		}
+
+	}
+
+	/** The instance (0 or 1) of a W3m thread. */
+	@State(Scope.Thread)
+	public static class InstanceOfThread {
+
+		int index;
+
+		@Setup(Level.Trial)
+		public void setUp(ThreadParams thread) {
+			this.index = thread.getThreadIndex() % 2;
+		}
+
+	}
+
 	@Benchmark
 	@Threads(1)
 	public void w1OwnKey(OwnKey key) {
@@ -169,6 +229,25 @@ public class LockBenchmarks {
 		}
 		finally {
 			client.lock.unlock();
+		}
+	}
+
+	@Benchmark
+	@Threads(8)
+	public void w3mOneKey2Instances4ThreadsEach(TwoInstances instances, InstanceOfThread thread) {
+		Lock lock = instances.locks[thread.index];
+		lock.lock();
+		try {
+			if (instances.inside.incrementAndGet() != 1) {
+				instances.violations.incrementAndGet();
+			}
+			instances.inside.decrementAndGet();
+			if (instances.measuring) {
+				instances.acquisitions[thread.index].incrementAndGet();
+			}
+		}
+		finally {
+			lock.unlock();
 		}
 	}
 

@@ -363,6 +363,7 @@ class RedisLockClientTests {
 		// two threads of one instance would hand the lock to each other forever, were the other instance passed by
 		AtomicBoolean otherGotIt = new AtomicBoolean();
 		AtomicBoolean otherDone = new AtomicBoolean();
+		AtomicInteger heldWhileOtherWaited = new AtomicInteger();
 		AtomicInteger inside = new AtomicInteger();
 		AtomicInteger maxInside = new AtomicInteger();
 		DistributedLockTemplate other = new DistributedLockTemplate(newClient(), Duration.ofSeconds(30),
@@ -381,6 +382,9 @@ class RedisLockClientTests {
 			while (!otherDone.get()) {
 				this.template.execute(this.key, () -> {
 					maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+					if (!queuedInRedis().isEmpty()) {
+						heldWhileOtherWaited.incrementAndGet();
+					}
 					inside.decrementAndGet();
 					// so that every release finds the other local thread queued, to hand the lock to
 					await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
@@ -390,6 +394,8 @@ class RedisLockClientTests {
 			}
 		});
 		assertThat(otherGotIt).isTrue();
+		// once the other instance queued, the next release granted it the lock: no local hand-over passed it by
+		assertThat(heldWhileOtherWaited.get()).isLessThanOrEqualTo(1);
 		assertThat(maxInside.get()).isEqualTo(1);
 		assertThat(redis.hasKey(redisKey())).isFalse();
 	}
