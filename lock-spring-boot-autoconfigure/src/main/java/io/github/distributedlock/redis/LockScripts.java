@@ -24,6 +24,13 @@ final class LockScripts {
 	/** Returned by the write-acquire script to an owner that holds the read side: upgrades are refused. */
 	static final long UPGRADE = -3;
 
+	/**
+	 * Returned by acquire scripts when a key without TTL holds the lock (not written by this library, or made
+	 * persistent): it never expires, so waiters try again now and then. (PTTL's own -1 would read as
+	 * {@link #ACQUIRED}.)
+	 */
+	static final long NO_TTL = -4;
+
 	/** Returned by release scripts when the owner holds no hold. */
 	static final long NOT_HELD = -1;
 

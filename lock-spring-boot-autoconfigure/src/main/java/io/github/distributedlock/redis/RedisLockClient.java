@@ -269,7 +269,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				if (result == LockScripts.UPGRADE) {
 					throw upgradeRefused(key);
 				}
-				claimed |= claim > 0 && result >= 0;
+				claimed |= claim > 0 && (result >= 0 || result == LockScripts.NO_TTL);
 				if (waiter == null) {
 					return null;
 				}
@@ -278,7 +278,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 					return null;
 				}
 				// the holder's lease bounds the wait: a crashed holder publishes nothing
-				long untilLeaseEnds = (result >= 0) ? TimeUnit.MILLISECONDS.toNanos(result + 1) : NO_TTL_RETRY_NANOS;
+				long untilLeaseEnds = (result == LockScripts.NO_TTL) ? NO_TTL_RETRY_NANOS
+						: TimeUnit.MILLISECONDS.toNanos(result + 1);
 				if (type == LockType.REENTRANT) {
 					untilLeaseEnds = Math.min(untilLeaseEnds, QUEUED_RETRY_NANOS);
 				}

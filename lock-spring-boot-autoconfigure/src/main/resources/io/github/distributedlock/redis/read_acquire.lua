@@ -7,13 +7,16 @@
 --          writer's release admits it before the next writer; "0" records nothing (a single try)
 -- Returns -1 when acquired or re-entered (also by the write holder itself: a downgrade);
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (it was lost);
+--         -4 when a key of another kind without TTL is at KEYS[1] (it never expires);
 --         otherwise milliseconds to wait before trying again (until the blocking writer's lease or the
 --         waiting writer's claim ends, and at most half the reader's own claim, so that it is renewed).
 local key, owner, lease, claim = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[4])
 local now = rw_now()
 local s = rw_load(key, now)
 if s.foreign then
-    return redis.call('PTTL', key)
+    -- PTTL's -1 (no TTL) would read as "acquired"
+    local pttl = redis.call('PTTL', key)
+    return (pttl < 0) and -4 or pttl
 end
 if s.readers[owner] then
     -- a reader re-enters even while a writer waits: it could not finish otherwise

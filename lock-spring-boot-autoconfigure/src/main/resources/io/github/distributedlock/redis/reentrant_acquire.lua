@@ -10,7 +10,8 @@
 -- ARGV[5]: with a positive ARGV[4]: the number the owner's client gave this wait (echoed by its grant)
 -- Returns -1 when acquired or re-entered (also when it had been granted to the owner already);
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (its lease ran out: the lock was lost);
---         otherwise the holder's remaining lease in milliseconds (PTTL: -1 if the key has no TTL).
+--         -4 when a key without TTL holds it (not written by this library, or made persistent: it never expires);
+--         otherwise the holder's remaining lease in milliseconds.
 local lease = tonumber(ARGV[2])
 if ARGV[3] == '1' then
     if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
@@ -45,5 +46,9 @@ if wait > 0 then
     local asks = math.min(wait, (pttl >= 0) and pttl or 100)
     redis.call('hset', KEYS[1], entry, string.format('%s:%d:%d:%s', since, nowMs + asks + RL_ENTRY_SLACK, lease,
         ARGV[5]))
+end
+-- PTTL's -1 (no TTL) would read as "acquired"
+if pttl < 0 then
+    return -4
 end
 return pttl

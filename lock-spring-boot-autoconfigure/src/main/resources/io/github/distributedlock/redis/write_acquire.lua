@@ -9,13 +9,16 @@
 -- Returns -1 when acquired or re-entered;
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (it was lost);
 --         -3 when the owner holds the read side: upgrades are refused (two upgrading readers would deadlock);
+--         -4 when a key of another kind without TTL is at KEYS[1] (it never expires);
 --         otherwise milliseconds to wait before trying again (until the earliest blocking lease ends, and at
 --         most half the claim, so that the claim is renewed before it runs out).
 local key, owner, lease, claim = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[4])
 local now = rw_now()
 local s = rw_load(key, now)
 if s.foreign then
-    return redis.call('PTTL', key)
+    -- PTTL's -1 (no TTL) would read as "acquired"
+    local pttl = redis.call('PTTL', key)
+    return (pttl < 0) and -4 or pttl
 end
 if s.writer == owner then
     redis.call('HINCRBY', key, 'wc', 1)

@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReadWriteLock;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -481,6 +482,26 @@ class RedisLockClientTests {
 		redis.opsForHash().put(redisKey(), "q:gone:1", "6:" + (now + 60_000) + ":30000:8");
 		assertThat(redis.execute(LockScripts.REENTRANT_CANCEL, List.of(redisKey()), "gone:1", channel)).isEqualTo(0L);
 		assertThat(redis.<String, String>opsForHash().entries(redisKey())).containsExactly(Map.entry("next:1", "1"));
+	}
+
+	@Test
+	void aLockKeyWithoutTtlIsNeverMistakenForAcquired() throws Exception {
+		// a hash that nobody releases and that never expires: PTTL answers -1 for it, as the scripts answer
+		// "acquired"
+		redis.opsForHash().put(redisKey(), "persistent-owner:1", "1");
+		try {
+			Lock lock = this.template.getLock(this.key);
+			assertThat(lock.tryLock()).isFalse();
+			assertThat(lock.tryLock(300, TimeUnit.MILLISECONDS)).isFalse();
+			ReadWriteLock readWrite = this.template.getReadWriteLock(this.key);
+			assertThat(readWrite.readLock().tryLock()).isFalse();
+			assertThat(readWrite.writeLock().tryLock(300, TimeUnit.MILLISECONDS)).isFalse();
+			// and the waiter that gave up withdrew its place
+			assertThat(redis.<String, String>opsForHash().entries(redisKey())).containsOnlyKeys("persistent-owner:1");
+		}
+		finally {
+			redis.delete(redisKey());
+		}
 	}
 
 	/** The entries of owners queued in Redis for the lock. */
