@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs every benchmark of this library and its peers against one redis-server of its own, and writes
-# lock-benchmarks/RESULTS.md. Takes about 8 minutes; BENCH_QUICK=true takes about 3 (a smoke run, wide error).
+# lock-benchmarks/RESULTS.md. Every workload runs once per peer per round, the peers in alternating order
+# (BENCH_ROUNDS, default 2: about half an hour on 2 cores); BENCH_QUICK=true runs one short round, about eight
+# minutes (a smoke run, wide error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +16,6 @@ until redis-cli -p "$port" ping >/dev/null 2>&1; do sleep 0.1; done
 
 ./mvnw -q -B -pl lock-benchmarks -am package -DskipTests
 java -cp "lock-benchmarks/target/classes:$(cat lock-benchmarks/target/classpath.txt)" \
-  -Dbench.redis.port="$port" -Dbench.quick="${BENCH_QUICK:-false}" \
+  -Dbench.redis.port="$port" -Dbench.quick="${BENCH_QUICK:-false}" -Dbench.rounds="${BENCH_ROUNDS:-}" \
   -Dbench.extras.dir=lock-benchmarks/target/bench-extras \
   io.github.distributedlock.benchmarks.BenchmarkRunner lock-benchmarks/RESULTS.md

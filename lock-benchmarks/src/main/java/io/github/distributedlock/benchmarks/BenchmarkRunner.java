@@ -107,7 +107,7 @@ public final class BenchmarkRunner {
 			.mode(mode)
 			.timeUnit((mode == Mode.SampleTime) ? TimeUnit.MICROSECONDS : TimeUnit.SECONDS)
 			.forks(1)
-			.warmupIterations(QUICK ? 1 : 2)
+			.warmupIterations(QUICK ? 1 : 3)
 			.warmupTime(TimeValue.seconds(1))
 			.measurementIterations(QUICK ? 1 : 3)
 			.measurementTime(TimeValue.seconds(QUICK ? 1 : 2))
@@ -266,7 +266,7 @@ public final class BenchmarkRunner {
 			.append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version"))
 			.append(", one loopback `redis-server`. JMH, ").append(ROUNDS)
 			.append((ROUNDS == 1) ? " round" : " rounds (the peers in alternating order)").append(" of 1 fork per peer, ")
-			.append(QUICK ? "1 x 1 s warm-up, 1 x 1 s measurement (a quick run: wide error)" : "2 x 1 s warm-up, 3 x 2 s measurement")
+			.append(QUICK ? "1 x 1 s warm-up, 1 x 1 s measurement (a quick run: wide error)" : "3 x 1 s warm-up, 3 x 2 s measurement")
 			.append(". Throughputs are the median of all measurement iterations of all rounds; latencies the median of ")
 			.append("the rounds' percentiles; violations add up over the rounds, and the least fair round is shown. ")
 			.append("Every number is from this one run; compare ratios, not absolute values.\n\n");
