@@ -1,7 +1,7 @@
 package io.github.distributedlock.redis;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,8 +24,9 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -92,7 +93,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final String clientId = UUID.randomUUID().toString();
 
-	private final StringRedisTemplate redis;
+	private final RedisConnectionFactory connectionFactory;
 
 	private final String keyPrefix;
 
@@ -125,7 +126,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
 		this.channel = keyPrefix + "__released";
-		this.redis = new StringRedisTemplate(connectionFactory);
+		this.connectionFactory = connectionFactory;
 		// two threads: a subscription attempt while Redis is down must not hold up lease renewals
 		this.watchdog = new ScheduledThreadPoolExecutor(2, (task) -> {
 			Thread thread = new Thread(task, "distributed-lock-" + this.clientId.substring(0, 8));
@@ -661,10 +662,30 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		};
 	}
 
+	/**
+	 * Runs a script with EVALSHA on a connection of the factory, and with EVAL when Redis does not know it
+	 * yet (after a restart or SCRIPT FLUSH). Straight on the connection rather than through a
+	 * {@code RedisTemplate}, whose script executor proxies the connection and serializes through converters:
+	 * that took more memory per lock+unlock pair than the lock itself (JFR allocation samples).
+	 */
 	private long run(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
+		byte[][] keysAndArgs = new byte[1 + args.length][];
+		keysAndArgs[0] = redisKey.getBytes(StandardCharsets.UTF_8);
+		for (int i = 0; i < args.length; i++) {
+			keysAndArgs[i + 1] = args[i].getBytes(StandardCharsets.UTF_8);
+		}
 		Long result;
-		try {
-			result = this.redis.execute(script, List.of(redisKey), (Object[]) args);
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			try {
+				result = connection.scriptingCommands().evalSha(script.getSha1(), ReturnType.INTEGER, 1, keysAndArgs);
+			}
+			catch (DataAccessException ex) {
+				if (!isNoScript(ex)) {
+					throw ex;
+				}
+				result = connection.scriptingCommands()
+					.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), ReturnType.INTEGER, 1, keysAndArgs);
+			}
 		}
 		catch (DataAccessException ex) {
 			throw new DistributedLockException(
@@ -674,6 +695,17 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			throw new DistributedLockException("Could not " + action + " lock '" + key + "': Redis returned no result");
 		}
 		return result;
+	}
+
+	/** Whether Redis answered NOSCRIPT: it does not know the script's SHA1 (see the EVALSHA documentation). */
+	private static boolean isNoScript(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			String message = cause.getMessage();
+			if (message != null && message.contains("NOSCRIPT")) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private void checkOpen() {

@@ -504,6 +504,18 @@ class RedisLockClientTests {
 		}
 	}
 
+	@Test
+	void scriptsThatRedisForgotAreSentAgain() {
+		this.template.execute(this.key, () -> null);
+		// as after a restart of Redis: EVALSHA answers NOSCRIPT, and the client falls back to EVAL
+		redis.execute((RedisCallback<Void>) (connection) -> {
+			connection.scriptingCommands().scriptFlush();
+			return null;
+		});
+		assertThat(this.template.execute(this.key, () -> "after SCRIPT FLUSH")).isEqualTo("after SCRIPT FLUSH");
+		assertThat(redis.hasKey(redisKey())).isFalse();
+	}
+
 	/** The entries of owners queued in Redis for the lock. */
 	private List<String> queuedInRedis() {
 		return redis.<String, String>opsForHash().keys(redisKey()).stream().filter((field) -> field.startsWith("q:")).toList();
