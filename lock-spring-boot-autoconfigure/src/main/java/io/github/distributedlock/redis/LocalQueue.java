@@ -3,7 +3,6 @@ package io.github.distributedlock.redis;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.jspecify.annotations.Nullable;
 
@@ -23,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * A head whose hard lease ran out (it overran it) no longer blocks the queue: waiters then leave it and go to
  * Redis on their own ({@link Turn#BYPASS}).
  * <p>
- * Thread-safe: queue changes happen under a guard lock; a waiter's state is published through a volatile
+ * Thread-safe: queue changes happen while holding this object's monitor (never across a wait); a waiter's state is published through a volatile
  * field and {@link LockSupport#unpark(Thread)}. {@link #members} is the owning map's reference count and
  * changes only inside that map's compute functions.
  */
@@ -35,11 +34,10 @@ final class LocalQueue {
 	/** When the head's hard lease ends ({@link System#nanoTime()}), or {@code Long.MAX_VALUE} for none. */
 	volatile long holderDeadline = Long.MAX_VALUE;
 
-	private final ReentrantLock guard = new ReentrantLock();
+	/** Waiting threads, first come first; made when the first thread has to wait. Guarded by {@code this}. */
+	private @Nullable ArrayDeque<Waiter> waiters;
 
-	private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-
-	/** Whether some thread is the head; while it is not, the queue is empty. Guarded by {@link #guard}. */
+	/** Whether some thread is the head; while it is not, the queue is empty. Guarded by {@code this}. */
 	private boolean taken;
 
 	/**
@@ -58,8 +56,7 @@ final class LocalQueue {
 	Turn take(String owner, long leaseMillis, boolean tryOnce, long deadline, boolean interruptible,
 			boolean[] interrupted) throws InterruptedException {
 		Waiter waiter;
-		this.guard.lock();
-		try {
+		synchronized (this) {
 			if (!this.taken) {
 				this.taken = true;
 				return Turn.HEAD;
@@ -68,10 +65,10 @@ final class LocalQueue {
 				return Turn.TIMED_OUT;
 			}
 			waiter = new Waiter(Thread.currentThread(), owner, leaseMillis);
+			if (this.waiters == null) {
+				this.waiters = new ArrayDeque<>();
+			}
 			this.waiters.addLast(waiter);
-		}
-		finally {
-			this.guard.unlock();
 		}
 		boolean pendingInterrupt = false;
 		try {
@@ -120,33 +117,21 @@ final class LocalQueue {
 	 * Returns how many threads wait in this queue (not counting the head); for tests and diagnostics.
 	 * @return the number of waiting threads
 	 */
-	int waiting() {
-		this.guard.lock();
-		try {
-			return this.waiters.size();
-		}
-		finally {
-			this.guard.unlock();
-		}
+	synchronized int waiting() {
+		return (this.waiters != null) ? this.waiters.size() : 0;
 	}
 
 	/**
 	 * Takes the waiter out of the queue if it is still waiting.
 	 * @return {@code false} if its turn came already (it is the head, or being handed the lock)
 	 */
-	private boolean cancel(Waiter waiter) {
-		this.guard.lock();
-		try {
-			if (waiter.state != Waiter.WAITING) {
-				return false;
-			}
-			this.waiters.remove(waiter);
-			waiter.state = Waiter.CANCELLED;
-			return true;
+	private synchronized boolean cancel(Waiter waiter) {
+		if (waiter.state != Waiter.WAITING || this.waiters == null) {
+			return false;
 		}
-		finally {
-			this.guard.unlock();
-		}
+		this.waiters.remove(waiter);
+		waiter.state = Waiter.CANCELLED;
+		return true;
 	}
 
 	/**
@@ -154,18 +139,12 @@ final class LocalQueue {
 	 * it cannot give up; the head must end with {@link #handedOver(Waiter, long)} or {@link #leave(Waiter)}.
 	 * @return the next waiter, or {@code null} if none waits
 	 */
-	@Nullable Waiter reserveNext() {
-		this.guard.lock();
-		try {
-			Waiter next = this.waiters.pollFirst();
-			if (next != null) {
-				next.state = Waiter.RESERVED;
-			}
-			return next;
+	synchronized @Nullable Waiter reserveNext() {
+		Waiter next = (this.waiters != null) ? this.waiters.pollFirst() : null;
+		if (next != null) {
+			next.state = Waiter.RESERVED;
 		}
-		finally {
-			this.guard.unlock();
-		}
+		return next;
 	}
 
 	/**
@@ -189,17 +168,13 @@ final class LocalQueue {
 	void leave(@Nullable Waiter reserved) {
 		this.holderDeadline = Long.MAX_VALUE;
 		Waiter next;
-		this.guard.lock();
-		try {
-			next = (reserved != null) ? reserved : this.waiters.pollFirst();
+		synchronized (this) {
+			next = (reserved != null) ? reserved : (this.waiters != null) ? this.waiters.pollFirst() : null;
 			if (next == null) {
 				this.taken = false;
 				return;
 			}
 			next.state = Waiter.HEAD;
-		}
-		finally {
-			this.guard.unlock();
 		}
 		LockSupport.unpark(next.thread);
 	}

@@ -1,8 +1,8 @@
 package io.github.distributedlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -40,7 +40,8 @@ import org.springframework.util.backoff.FixedBackOff;
  */
 final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
-	private final ConcurrentHashMap<String, Set<Waiter>> waitersByKey = new ConcurrentHashMap<>();
+	/** The waiters of each key, replaced (never changed) under the map's compute: usually one per key. */
+	private final ConcurrentHashMap<String, Waiter[]> waitersByKey = new ConcurrentHashMap<>();
 
 	private static final Log logger = LogFactory.getLog(ReleaseNotifications.class);
 
@@ -128,17 +129,29 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		subscribe();
 		Waiter waiter = new Waiter(redisKey, waitId);
 		this.waitersByKey.compute(redisKey, (key, waiters) -> {
-			Set<Waiter> set = (waiters != null) ? waiters : ConcurrentHashMap.newKeySet();
-			set.add(waiter);
-			return set;
+			if (waiters == null) {
+				return new Waiter[] { waiter };
+			}
+			Waiter[] more = Arrays.copyOf(waiters, waiters.length + 1);
+			more[waiters.length] = waiter;
+			return more;
 		});
 		return waiter;
 	}
 
 	void unregister(Waiter waiter) {
 		this.waitersByKey.computeIfPresent(waiter.redisKey, (key, waiters) -> {
-			waiters.remove(waiter);
-			return waiters.isEmpty() ? null : waiters;
+			if (waiters.length == 1) {
+				return (waiters[0] == waiter) ? null : waiters;
+			}
+			Waiter[] fewer = new Waiter[waiters.length - 1];
+			int kept = 0;
+			for (Waiter other : waiters) {
+				if (other != waiter && kept < fewer.length) {
+					fewer[kept++] = other;
+				}
+			}
+			return (kept == fewer.length) ? fewer : waiters;
 		});
 	}
 
@@ -147,7 +160,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	 * @param redisKey the lock's Redis key
 	 */
 	void wake(String redisKey) {
-		Set<Waiter> waiters = this.waitersByKey.get(redisKey);
+		Waiter[] waiters = this.waitersByKey.get(redisKey);
 		if (waiters != null) {
 			for (Waiter waiter : waiters) {
 				waiter.signal();
@@ -174,7 +187,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 			logger.warn("Ignored a malformed lock grant on channel '" + this.grantChannel + "': " + grant);
 			return;
 		}
-		Set<Waiter> waiters = this.waitersByKey.get(grant.substring(afterWaitId + 1));
+		Waiter[] waiters = this.waitersByKey.get(grant.substring(afterWaitId + 1));
 		if (waiters != null) {
 			for (Waiter waiter : waiters) {
 				if (waiter.waitId == waitId) {
