@@ -181,14 +181,14 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			throw upgradeRefused(key);
 		}
 		String redisKey = this.keyPrefix + key;
+		String owner = this.clientId + ":" + threadId;
 		boolean tryOnce = timeout != null && timeout.isZero();
 		long deadline = (timeout == null) ? Long.MAX_VALUE : System.nanoTime() + saturatedNanos(timeout);
 		if (type == LockType.READ) {
-			return acquireInRedis(id, redisKey, leaseMillis, autoRenew, tryOnce, deadline, interruptible) != null;
+			return acquireInRedis(id, redisKey, owner, leaseMillis, autoRenew, tryOnce, deadline, interruptible) != null;
 		}
 		// exclusive locks: threads of this client queue locally, so only the head of the queue talks to Redis
 		LocalQueue queue = joinQueue(redisKey);
-		String owner = this.clientId + ":" + threadId;
 		boolean head = false;
 		Hold hold = null;
 		boolean[] interrupted = { false };
@@ -199,7 +199,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			}
 			head = turn != Turn.BYPASS;
 			hold = turn.handedOver() ? onAcquired(id, redisKey, owner, leaseMillis, autoRenew, turn.handedOverAt())
-					: acquireInRedis(id, redisKey, leaseMillis, autoRenew, tryOnce, deadline, interruptible);
+					: acquireInRedis(id, redisKey, owner, leaseMillis, autoRenew, tryOnce, deadline, interruptible);
 			if (hold != null) {
 				hold.queue = queue;
 				hold.queueHead = head;
@@ -242,11 +242,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * Acquires in Redis for the calling thread, waiting for release notifications or the holder's lease end.
 	 * @return the new hold, or {@code null} if the deadline passed first
 	 */
-	private @Nullable Hold acquireInRedis(HoldId id, String redisKey, long leaseMillis, boolean autoRenew,
-			boolean tryOnce, long deadline, boolean interruptible) throws InterruptedException {
+	private @Nullable Hold acquireInRedis(HoldId id, String redisKey, String owner, long leaseMillis,
+			boolean autoRenew, boolean tryOnce, long deadline, boolean interruptible) throws InterruptedException {
 		String key = id.key();
 		LockType type = id.type();
-		String owner = this.clientId + ":" + id.threadId();
 		long waitId = this.waitIds.incrementAndGet();
 		// register before the first try: a release between a failed try and the wait still wakes us
 		ReleaseNotifications.Waiter waiter = tryOnce ? null : this.notifications.register(redisKey, waitId);
