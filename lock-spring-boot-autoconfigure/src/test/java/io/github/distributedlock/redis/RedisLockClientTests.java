@@ -452,7 +452,7 @@ class RedisLockClientTests {
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
 			// a waiter that queued first, asked for a lease of 500 ms, and died: its entry still counts
-			long now = redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+			long now = SharedRedis.timeMillis();
 			redis.opsForHash().put(redisKey(), "q:dead-client:1", "1:" + (now + 60_000) + ":500:1");
 			Future<Long> acquiredAt = pool.submit(() -> other.execute(this.key, System::nanoTime));
 			await().atMost(Duration.ofSeconds(5)).until(() -> queuedInRedis().size() == 2);
@@ -471,7 +471,7 @@ class RedisLockClientTests {
 	@Test
 	void aWaiterGivingUpAfterItWasGrantedTheLockPassesTheGrantOn() {
 		String channel = this.client.getChannel();
-		long now = redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+		long now = SharedRedis.timeMillis();
 		// granted to "late:1" in the same moment it gave up; "next:1" waits behind it
 		redis.opsForHash().put(redisKey(), "late:1", "1");
 		redis.opsForHash().put(redisKey(), "q:next:1", "5:" + (now + 60_000) + ":30000:7");
@@ -523,21 +523,23 @@ class RedisLockClientTests {
 
 	/** Script calls (EVALSHA and EVAL) the server has run so far. */
 	private static long scriptCalls() {
+		return commandCalls("eval(?:sha)?");
+	}
+
+	private static long publishes() {
+		return commandCalls("publish");
+	}
+
+	/** Calls the server has run so far of the commands whose names match {@code commands}, from INFO. */
+	private static long commandCalls(String commands) {
 		String stats = redis.execute((RedisCallback<String>) (connection) -> String
 			.valueOf(connection.serverCommands().info("commandstats")));
 		long calls = 0;
-		Matcher matcher = Pattern.compile("cmdstat_eval(?:sha)?[:=]calls=(\\d+)").matcher(stats);
+		Matcher matcher = Pattern.compile("cmdstat_" + commands + "[:=]calls=(\\d+)").matcher(stats);
 		while (matcher.find()) {
 			calls += Long.parseLong(matcher.group(1));
 		}
 		return calls;
-	}
-
-	private static long publishes() {
-		String stats = redis.execute((RedisCallback<String>) (connection) -> String
-			.valueOf(connection.serverCommands().info("commandstats")));
-		Matcher matcher = Pattern.compile("cmdstat_publish[:=]calls=(\\d+)").matcher(stats);
-		return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
 	}
 
 	@Test

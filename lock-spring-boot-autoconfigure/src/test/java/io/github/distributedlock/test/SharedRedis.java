@@ -1,6 +1,9 @@
 package io.github.distributedlock.test;
 
+import java.util.Objects;
+
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -42,6 +45,12 @@ public final class SharedRedis {
 
 	public static StringRedisTemplate redis() {
 		return new StringRedisTemplate(connectionFactory());
+	}
+
+	/** The server's clock (TIME), in milliseconds: the clock the lock scripts write deadlines with. */
+	public static long timeMillis() {
+		Long now = redis().execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time());
+		return Objects.requireNonNull(now, "TIME returned nothing");
 	}
 
 }
