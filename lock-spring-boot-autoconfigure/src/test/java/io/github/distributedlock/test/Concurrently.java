@@ -31,7 +31,15 @@ public final class Concurrently {
 	 * @throws Exception the first failure of any thread, or a timeout after {@code timeoutSeconds}
 	 */
 	public static void run(int threads, long timeoutSeconds, Task task) throws Exception {
-		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		runOn(Executors.newFixedThreadPool(threads), threads, timeoutSeconds, task);
+	}
+
+	/**
+	 * Runs {@code task} as {@code threads} tasks of {@code pool} released together, waits for all of them, and
+	 * shuts the pool down.
+	 * @throws Exception the first failure of any task, or a timeout after {@code timeoutSeconds}
+	 */
+	public static void runOn(ExecutorService pool, int threads, long timeoutSeconds, Task task) throws Exception {
 		try {
 			CountDownLatch start = new CountDownLatch(1);
 			List<Future<?>> futures = new ArrayList<>();
