@@ -294,7 +294,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				}
 				// granted after this wait's last failed try reached Redis, so its lease counts from no earlier
 				// than that try; if that was long ago, the next try finds the grant and confirms a full lease
-				if (waiter.isGranted() && System.nanoTime() - sentAt < TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 3) {
+				if (waiter.isGranted() && System.nanoTime() - sentAt < Hold.thirdOfLeaseNanos(leaseMillis)) {
 					acquired = true;
 					return onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
 				}
@@ -452,17 +452,11 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		boolean handedOver = false;
 		long result;
 		try {
-			if (next != null) {
-				long sentAt = System.nanoTime();
-				result = run(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key, hold.owner, this.channel,
-						Integer.toString(hold.redisHolds), next.owner, Long.toString(next.leaseMillis));
-				if (result == LockScripts.HANDED_OVER) {
-					handedOver = true;
-					queue.handedOver(next, sentAt);
-				}
-			}
-			else {
-				result = runRelease(hold, hold.redisHolds);
+			long sentAt = System.nanoTime();
+			result = runRelease(hold, hold.redisHolds, next);
+			if (next != null && result == LockScripts.HANDED_OVER) {
+				handedOver = true;
+				queue.handedOver(next, sentAt);
 			}
 		}
 		catch (DistributedLockException ex) {
@@ -549,7 +543,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		for (Hold hold : this.holds.values()) {
 			if (hold.lostReason == null) {
 				try {
-					runRelease(hold, hold.redisHolds);
+					runRelease(hold, hold.redisHolds, null);
 				}
 				catch (RuntimeException ex) {
 					logger.warn("Could not release lock '" + hold.id.key() + "' at shutdown; it ends with its lease",
@@ -642,10 +636,17 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		};
 	}
 
-	private long runRelease(Hold hold, int holds) {
+	/**
+	 * Releases {@code holds} holds in Redis; the last release of a reentrant lock hands it to {@code next}, a
+	 * reserved local waiter, if given (see {@code reentrant_release.lua}).
+	 */
+	private long runRelease(Hold hold, int holds, @Nullable Waiter next) {
 		return switch (hold.id.type()) {
-			case REENTRANT -> run(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
-					this.channel, Integer.toString(holds));
+			case REENTRANT -> (next == null)
+					? run(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
+							this.channel, Integer.toString(holds))
+					: run(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
+							this.channel, Integer.toString(holds), next.owner, Long.toString(next.leaseMillis));
 			case READ -> run(LockScripts.READ_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
 					this.channel, Integer.toString(holds));
 			case WRITE -> run(LockScripts.WRITE_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
@@ -778,7 +779,12 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 		/** A third of the lease: renewed then, two thirds of the lease are left for a slow round trip. */
 		long renewalPeriodNanos() {
-			return Math.max(TimeUnit.MILLISECONDS.toNanos(1), TimeUnit.MILLISECONDS.toNanos(this.leaseMillis) / 3);
+			return Math.max(TimeUnit.MILLISECONDS.toNanos(1), thirdOfLeaseNanos(this.leaseMillis));
+		}
+
+		/** A third of a lease of {@code leaseMillis}, in nanoseconds. */
+		static long thirdOfLeaseNanos(long leaseMillis) {
+			return TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 3;
 		}
 
 		void markLost(String reason) {
