@@ -87,4 +87,14 @@ public @interface DistributedLock {
 	 */
 	OnLockFailure onFailure() default OnLockFailure.THROW;
 
+	/**
+	 * Minimum hold: the lock stays taken until at least this long after it was acquired, even when the
+	 * method returns sooner; its release then only shortens the lease to what is left of this time and drops
+	 * the owner, so nobody (the same thread included) acquires it before then. Meant for {@code @Scheduled}
+	 * jobs run by instances whose clocks differ a little: an instance that starts the job late finds it still
+	 * taken and skips it. Same format as {@link #lease()}; not negative. Empty (the default) means none.
+	 * @return the minimum hold, or empty for none
+	 */
+	String holdAtLeast() default "";
+
 }
