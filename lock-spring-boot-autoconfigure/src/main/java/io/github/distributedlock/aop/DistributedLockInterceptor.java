@@ -172,6 +172,11 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 			throw new DistributedLockException("The acquireTimeout '" + annotation.acquireTimeout()
 					+ "' in @DistributedLock on " + description + " must not be negative");
 		}
+		Duration holdAtLeast = parseDuration(annotation.holdAtLeast(), "holdAtLeast", description);
+		if (holdAtLeast != null && holdAtLeast.isNegative()) {
+			throw new DistributedLockException("The holdAtLeast '" + annotation.holdAtLeast()
+					+ "' in @DistributedLock on " + description + " must not be negative");
+		}
 		if (annotation.onFailure() == OnLockFailure.SKIP && specificMethod.getReturnType().isPrimitive()
 				&& specificMethod.getReturnType() != void.class) {
 			throw new DistributedLockException("@DistributedLock(onFailure = SKIP) on " + description
@@ -179,7 +184,7 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 					+ ": return a wrapper type or Optional, or use THROW");
 		}
 		return new LockOperation(description, specificMethod, methodKey, name, keySources, List.copyOf(keys),
-				annotation.type(), lease, acquireTimeout, annotation.autoRenew(), annotation.onFailure());
+				annotation.type(), lease, acquireTimeout, annotation.autoRenew(), annotation.onFailure(), holdAtLeast);
 	}
 
 	private List<LockDefinition> definitions(LockOperation operation, Object[] args, @Nullable Object target,
@@ -217,7 +222,7 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 
 	private static LockDefinition definition(LockOperation operation, String key) {
 		return new LockDefinition(key, operation.type(), operation.lease(), operation.acquireTimeout(),
-				operation.autoRenew());
+				operation.autoRenew(), operation.holdAtLeast());
 	}
 
 	private @Nullable Duration parseDuration(String value, String attribute, String description) {

@@ -1,15 +1,14 @@
 package io.github.distributedlock.core;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Supplier;
@@ -131,6 +130,46 @@ public class DistributedLockTemplate {
 	}
 
 	/**
+	 * Acquires the lock that {@code definition} describes for the calling thread, waiting up to its acquire
+	 * timeout, and returns its handle: its {@linkplain LockHandle#fencingToken() fencing token}, and
+	 * {@link LockHandle#close()} to release it, from this or any other thread.
+	 * <pre class="code">
+	 * try (LockHandle lock = lockTemplate.acquire(LockDefinition.of("report"))) {
+	 *     store.save(report, lock.fencingToken());
+	 * }
+	 * </pre>
+	 * @param definition what to lock and how
+	 * @return the handle of the hold, never {@code null}
+	 * @throws LockAcquisitionException if the lock was not acquired within the acquire timeout, or the wait
+	 * was interrupted (the interrupt flag is set again)
+	 * @throws IllegalMonitorStateException if the definition asks to upgrade a held read lock to a write lock
+	 * @throws DistributedLockException if Redis could not be reached; the lock is not held
+	 */
+	public LockHandle acquire(LockDefinition definition) {
+		Objects.requireNonNull(definition, "definition must not be null");
+		long start = System.nanoTime();
+		LockHandle handle = acquire(definition, start);
+		if (handle == null) {
+			throw new LockAcquisitionException(definition.key(), since(start));
+		}
+		return handle;
+	}
+
+	/**
+	 * Like {@link #acquire(LockDefinition)}, but returns an empty {@link Optional} when the lock was not
+	 * acquired within the definition's acquire timeout.
+	 * @param definition what to lock and how
+	 * @return the handle of the hold, or empty if not acquired in time
+	 * @throws LockAcquisitionException if the wait was interrupted (the interrupt flag is set again)
+	 * @throws IllegalMonitorStateException if the definition asks to upgrade a held read lock to a write lock
+	 * @throws DistributedLockException if Redis could not be reached; the lock is not held
+	 */
+	public Optional<LockHandle> tryAcquire(LockDefinition definition) {
+		Objects.requireNonNull(definition, "definition must not be null");
+		return Optional.ofNullable(acquire(definition, System.nanoTime()));
+	}
+
+	/**
 	 * Returns a reentrant {@link Lock} on {@code key}, owned by the thread that locks it, with the default
 	 * lease renewed while held. {@link Lock#lock()} waits without limit, {@link Lock#unlock()} by a thread
 	 * that does not hold it throws {@link IllegalMonitorStateException}, an unlock after the lease was lost
@@ -199,21 +238,17 @@ public class DistributedLockTemplate {
 			@Nullable Supplier<@Nullable T> whenNotAcquired) {
 		Objects.requireNonNull(action, "action must not be null");
 		List<LockDefinition> ordered = inLockingOrder(definitions);
-		Deque<LockDefinition> held = new ArrayDeque<>(ordered.size());
+		List<LockHandle> held = new ArrayList<>(ordered.size());
 		long start = System.nanoTime();
 		for (LockDefinition definition : ordered) {
-			boolean acquired;
+			LockHandle handle;
 			try {
-				acquired = acquire(definition, start);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw releaseAfterFailure(held, new LockAcquisitionException(definition.key(), since(start), ex));
+				handle = acquire(definition, start);
 			}
 			catch (RuntimeException ex) {
 				throw releaseAfterFailure(held, ex);
 			}
-			if (!acquired) {
+			if (handle == null) {
 				LockAcquisitionException notAcquired = new LockAcquisitionException(definition.key(), since(start));
 				releaseAfterFailure(held, notAcquired);
 				if (whenNotAcquired != null) {
@@ -221,15 +256,18 @@ public class DistributedLockTemplate {
 				}
 				throw notAcquired;
 			}
-			held.push(definition);
+			held.add(handle);
 		}
 		T result;
+		LockContext.push(held);
 		try {
 			result = action.doInLock();
 		}
 		catch (Throwable ex) {
+			LockContext.pop(held.size());
 			throw sneakyThrow(releaseAfterFailure(held, ex));
 		}
+		LockContext.pop(held.size());
 		RuntimeException releaseFailure = releaseAll(held, null);
 		if (releaseFailure != null) {
 			throw releaseFailure;
@@ -237,20 +275,33 @@ public class DistributedLockTemplate {
 		return result;
 	}
 
-	private boolean acquire(LockDefinition definition, long start) throws InterruptedException {
+	/**
+	 * Acquires one lock with the template's defaults for what the definition leaves out, within what is left
+	 * of an acquire timeout that started at {@code start}.
+	 * @return the handle, or {@code null} if not acquired in time
+	 * @throws LockAcquisitionException if interrupted while waiting (the interrupt flag is set again)
+	 */
+	private @Nullable LockHandle acquire(LockDefinition definition, long start) {
 		Duration lease = (definition.lease() != null) ? definition.lease() : this.defaultLease;
 		Duration timeout = (definition.acquireTimeout() != null) ? definition.acquireTimeout()
 				: this.defaultAcquireTimeout;
+		Duration holdAtLeast = (definition.holdAtLeast() != null) ? definition.holdAtLeast() : Duration.ZERO;
 		// every lock of a multi-key call shares one deadline measured from the call
 		Duration remaining = timeout.minus(since(start));
-		return this.client.acquire(definition.key(), definition.type(), lease, definition.autoRenew(),
-				remaining.isNegative() ? Duration.ZERO : remaining, true);
+		try {
+			return this.client.acquire(definition.key(), definition.type(), lease, definition.autoRenew(),
+					holdAtLeast, remaining.isNegative() ? Duration.ZERO : remaining, true);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new LockAcquisitionException(definition.key(), since(start), ex);
+		}
 	}
 
 	/**
 	 * Releases everything held after {@code failure}, attaching release failures to it as suppressed.
 	 */
-	private <E extends Throwable> E releaseAfterFailure(Deque<LockDefinition> held, E failure) {
+	private <E extends Throwable> E releaseAfterFailure(List<LockHandle> held, E failure) {
 		releaseAll(held, failure);
 		return failure;
 	}
@@ -260,12 +311,11 @@ public class DistributedLockTemplate {
 	 * the release failures are added to it and {@code null} is returned; otherwise the first release failure
 	 * is returned with the others suppressed.
 	 */
-	private @Nullable RuntimeException releaseAll(Deque<LockDefinition> held, @Nullable Throwable primary) {
+	private @Nullable RuntimeException releaseAll(List<LockHandle> held, @Nullable Throwable primary) {
 		RuntimeException first = null;
-		while (!held.isEmpty()) {
-			LockDefinition definition = held.pop();
+		for (int i = held.size() - 1; i >= 0; i--) {
 			try {
-				this.client.release(definition.key(), definition.type());
+				held.get(i).close();
 			}
 			catch (RuntimeException ex) {
 				if (primary != null) {

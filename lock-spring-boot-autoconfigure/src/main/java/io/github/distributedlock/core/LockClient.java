@@ -23,27 +23,55 @@ public interface LockClient extends AutoCloseable {
 
 	/**
 	 * Acquires a lock for the calling thread, waiting up to {@code timeout}. Reentrant: an owner that holds
-	 * the lock (of the same type) acquires it again at once.
+	 * the lock (of the same type) acquires it again at once, and the handle it gets has the outer hold's
+	 * fencing token.
 	 * @param key the lock key, without any store prefix
 	 * @param type the lock type
 	 * @param lease how long the lock lives without renewal; at least 1 ms, and at least
 	 * {@link LockDefinition#MIN_RENEWABLE_LEASE} with {@code autoRenew}
 	 * @param autoRenew whether to renew the lease until the release
+	 * @param holdAtLeast the minimum hold: when the owner's last hold is released sooner than this after the
+	 * lock was acquired, the lock stays taken, by nobody, until then; {@link Duration#ZERO} for none
 	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
 	 * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}; when
 	 * {@code false} the wait goes on and the thread's interrupt flag is set again on return
-	 * @return {@code true} if acquired, {@code false} if the timeout passed first
+	 * @return the handle of this hold (its {@link LockHandle#close()} releases it, from any thread), or
+	 * {@code null} if the timeout passed first
 	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
 	 * @throws IllegalArgumentException if the lease is out of range ({@link LockDefinition#checkLease})
 	 * @throws IllegalMonitorStateException if the request can never succeed for this owner, such as asking for
 	 * the write side of a read/write lock while holding its read side (an upgrade)
 	 * @throws DistributedLockException if the store cannot be reached; the lock is then not held
 	 */
-	boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
-			boolean interruptible) throws InterruptedException;
+	@Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew, Duration holdAtLeast,
+			@Nullable Duration timeout, boolean interruptible) throws InterruptedException;
 
 	/**
-	 * Releases one hold of a lock by the calling thread, and frees the lock when no hold is left.
+	 * Acquires a lock for the calling thread without a minimum hold, as
+	 * {@link #acquire(String, LockType, Duration, boolean, Duration, Duration, boolean)} does, for callers that
+	 * release it by thread with {@link #release(String, LockType)}, such as {@link java.util.concurrent.locks.Lock}
+	 * views.
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type
+	 * @param lease how long the lock lives without renewal
+	 * @param autoRenew whether to renew the lease until the release
+	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
+	 * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}
+	 * @return {@code true} if acquired, {@code false} if the timeout passed first
+	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
+	 * @throws IllegalArgumentException if the lease is out of range
+	 * @throws IllegalMonitorStateException if the request can never succeed for this owner (an upgrade)
+	 * @throws DistributedLockException if the store cannot be reached; the lock is then not held
+	 */
+	default boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
+			boolean interruptible) throws InterruptedException {
+		return acquire(key, type, lease, autoRenew, Duration.ZERO, timeout, interruptible) != null;
+	}
+
+	/**
+	 * Releases one hold of a lock by the calling thread, and frees the lock when no hold is left; what
+	 * {@link java.util.concurrent.locks.Lock#unlock()} does. A {@link LockHandle} is released by its own
+	 * {@link LockHandle#close()} instead.
 	 * @param key the lock key, without any store prefix
 	 * @param type the lock type it was acquired with
 	 * @throws IllegalMonitorStateException if the calling thread does not hold the lock; nothing changes

@@ -7,7 +7,8 @@ import io.github.distributedlock.annotation.LockType;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What to lock and how: the lock key, its type, lease, acquire timeout and whether the lease is renewed.
+ * What to lock and how: the lock key, its type, lease, acquire timeout, whether the lease is renewed, and a
+ * minimum hold.
  * An immutable value, safe to share between threads and to keep in a constant.
  * <pre class="code">
  * LockDefinition definition = LockDefinition.builder("invoice:" + id)
@@ -24,9 +25,13 @@ import org.jspecify.annotations.Nullable;
  * for the template's default (not negative)
  * @param autoRenew whether the watchdog extends the lease while the lock is held; {@code false} makes the
  * lease a hard limit
+ * @param holdAtLeast the minimum hold: the lock stays taken until at least this long after it was acquired,
+ * even when released sooner (the release then only shortens the lease to what is left, and drops the owner,
+ * so that nobody, the same thread included, acquires it before then); {@code null} or zero for none; not
+ * negative
  */
 public record LockDefinition(String key, LockType type, @Nullable Duration lease, @Nullable Duration acquireTimeout,
-		boolean autoRenew) {
+		boolean autoRenew, @Nullable Duration holdAtLeast) {
 
 	/**
 	 * The shortest lease that may be renewed automatically: renewal runs every lease/3, and a shorter lease
@@ -41,8 +46,9 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	 * @param lease the lease, or {@code null} for the template's default
 	 * @param acquireTimeout the acquire timeout, or {@code null} for the template's default
 	 * @param autoRenew whether the watchdog extends the lease while the lock is held
+	 * @param holdAtLeast the minimum hold, or {@code null} for none
 	 * @throws IllegalArgumentException if the key is blank, the lease is not positive or too short to renew,
-	 * or the acquire timeout is negative; the message names the key and the value
+	 * or the acquire timeout or minimum hold is negative; the message names the key and the value
 	 * @throws NullPointerException if {@code key} or {@code type} is {@code null}
 	 */
 	public LockDefinition {
@@ -58,6 +64,24 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 			throw new IllegalArgumentException(
 					"Acquire timeout of lock '" + key + "' must not be negative, was " + acquireTimeout);
 		}
+		if (holdAtLeast != null && holdAtLeast.isNegative()) {
+			throw new IllegalArgumentException(
+					"Minimum hold (holdAtLeast) of lock '" + key + "' must not be negative, was " + holdAtLeast);
+		}
+	}
+
+	/**
+	 * Creates a definition without a minimum hold.
+	 * @param key the lock key, without the Redis key prefix; not blank
+	 * @param type the kind of lock
+	 * @param lease the lease, or {@code null} for the template's default
+	 * @param acquireTimeout the acquire timeout, or {@code null} for the template's default
+	 * @param autoRenew whether the watchdog extends the lease while the lock is held
+	 * @throws IllegalArgumentException as the canonical constructor does
+	 */
+	public LockDefinition(String key, LockType type, @Nullable Duration lease, @Nullable Duration acquireTimeout,
+			boolean autoRenew) {
+		this(key, type, lease, acquireTimeout, autoRenew, null);
 	}
 
 	/**
@@ -117,6 +141,8 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 
 		private boolean autoRenew = true;
 
+		private @Nullable Duration holdAtLeast;
+
 		private Builder(String key) {
 			this.key = key;
 		}
@@ -163,12 +189,25 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 		}
 
 		/**
+		 * Sets the minimum hold: the lock stays taken until at least this long after it was acquired, even
+		 * when released sooner; none by default. For jobs that instances with slightly different clocks start
+		 * at about the same time (a {@code @Scheduled} job): the late one finds it still taken.
+		 * @param holdAtLeast the minimum hold, not negative, or {@code null} for none
+		 * @return this builder
+		 */
+		public Builder holdAtLeast(@Nullable Duration holdAtLeast) {
+			this.holdAtLeast = holdAtLeast;
+			return this;
+		}
+
+		/**
 		 * Builds the definition.
 		 * @return the definition
 		 * @throws IllegalArgumentException as {@link LockDefinition#LockDefinition} does
 		 */
 		public LockDefinition build() {
-			return new LockDefinition(this.key, this.type, this.lease, this.acquireTimeout, this.autoRenew);
+			return new LockDefinition(this.key, this.type, this.lease, this.acquireTimeout, this.autoRenew,
+					this.holdAtLeast);
 		}
 
 	}

@@ -78,7 +78,7 @@ final class LocalQueue {
 					return Turn.HEAD;
 				}
 				if (state == Waiter.HANDED_OVER) {
-					return new Turn(waiter.handedOverAt);
+					return new Turn(waiter.handedOverAt, waiter.handedOverToken);
 				}
 				if (state == Waiter.RESERVED) {
 					// the head is handing the lock over right now: its outcome comes within a round trip
@@ -152,10 +152,12 @@ final class LocalQueue {
 	 * the lock.
 	 * @param next the waiter from {@link #reserveNext()}
 	 * @param at the {@link System#nanoTime()} before the hand-over was sent: its lease counts from then
+	 * @param token the fencing token the hand-over gave it
 	 */
-	void handedOver(Waiter next, long at) {
+	void handedOver(Waiter next, long at, long token) {
 		this.holderDeadline = Long.MAX_VALUE;
 		next.handedOverAt = at;
+		next.handedOverToken = token;
 		next.state = Waiter.HANDED_OVER;
 		LockSupport.unpark(next.thread);
 	}
@@ -182,17 +184,18 @@ final class LocalQueue {
 	/**
 	 * A thread's turn from {@link #take}: {@link #HEAD}, {@link #BYPASS}, {@link #TIMED_OUT} or a hand-over.
 	 * @param handedOverAt for a hand-over, the {@link System#nanoTime()} its lease counts from; otherwise 0
+	 * @param token for a hand-over, the fencing token it gave; otherwise 0
 	 */
-	record Turn(long handedOverAt) {
+	record Turn(long handedOverAt, long token) {
 
 		/** The caller is the head: it acquires in Redis. */
-		static final Turn HEAD = new Turn(0);
+		static final Turn HEAD = new Turn(0, 0);
 
 		/** The head overran its hard lease: the caller acquires in Redis without being the head. */
-		static final Turn BYPASS = new Turn(0);
+		static final Turn BYPASS = new Turn(0, 0);
 
 		/** The deadline passed, or the lock was busy for a try without waiting. */
-		static final Turn TIMED_OUT = new Turn(0);
+		static final Turn TIMED_OUT = new Turn(0, 0);
 
 		/**
 		 * Tells whether the lock was handed to the caller: it owns it in Redis already.
@@ -230,6 +233,9 @@ final class LocalQueue {
 
 		/** Written before {@link #state} turns {@code HANDED_OVER}, read after. */
 		long handedOverAt;
+
+		/** Written before {@link #state} turns {@code HANDED_OVER}, read after. */
+		long handedOverToken;
 
 		volatile int state = WAITING;
 

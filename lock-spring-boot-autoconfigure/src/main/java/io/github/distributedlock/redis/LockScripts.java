@@ -15,7 +15,10 @@ import org.springframework.util.StreamUtils;
  */
 final class LockScripts {
 
-	/** Returned by acquire scripts when the lock was acquired or re-entered. */
+	/**
+	 * Returned by acquire scripts (the first of their pair; the second is the fencing token) when the lock was
+	 * acquired or re-entered.
+	 */
 	static final long ACQUIRED = -1;
 
 	/** Returned by acquire scripts for a re-entry whose outer hold is gone: the lock was lost. */
@@ -37,21 +40,21 @@ final class LockScripts {
 	/** Returned by the reentrant release script when it handed the lock to the local owner it was given. */
 	static final long HANDED_OVER = -2;
 
-	static final RedisScript<Long> REENTRANT_ACQUIRE = load("reentrant_common.lua", "reentrant_acquire.lua");
+	static final RedisScript<Long> REENTRANT_ACQUIRE = load("fence.lua", "reentrant_common.lua", "reentrant_acquire.lua");
 
-	static final RedisScript<Long> REENTRANT_RELEASE = load("reentrant_common.lua", "reentrant_release.lua");
+	static final RedisScript<Long> REENTRANT_RELEASE = load("fence.lua", "reentrant_common.lua", "reentrant_release.lua");
 
-	static final RedisScript<Long> REENTRANT_CANCEL = load("reentrant_common.lua", "reentrant_cancel.lua");
+	static final RedisScript<Long> REENTRANT_CANCEL = load("fence.lua", "reentrant_common.lua", "reentrant_cancel.lua");
 
 	static final RedisScript<Long> REENTRANT_RENEW = load("reentrant_renew.lua");
 
-	static final RedisScript<Long> READ_ACQUIRE = load("rw_common.lua", "read_acquire.lua");
+	static final RedisScript<Long> READ_ACQUIRE = load("fence.lua", "rw_common.lua", "read_acquire.lua");
 
 	static final RedisScript<Long> READ_RELEASE = load("rw_common.lua", "read_release.lua");
 
 	static final RedisScript<Long> READ_RENEW = load("rw_common.lua", "read_renew.lua");
 
-	static final RedisScript<Long> WRITE_ACQUIRE = load("rw_common.lua", "write_acquire.lua");
+	static final RedisScript<Long> WRITE_ACQUIRE = load("fence.lua", "rw_common.lua", "write_acquire.lua");
 
 	static final RedisScript<Long> WRITE_RELEASE = load("rw_common.lua", "write_release.lua");
 
@@ -60,6 +63,12 @@ final class LockScripts {
 	static final RedisScript<Long> WRITE_CANCEL = load("rw_common.lua", "write_cancel.lua");
 
 	static final RedisScript<Long> READ_CANCEL = load("rw_common.lua", "read_cancel.lua");
+
+	static final RedisScript<Long> REENTRANT_KEEP = load("reentrant_keep.lua");
+
+	static final RedisScript<Long> READ_KEEP = load("rw_common.lua", "read_keep.lua");
+
+	static final RedisScript<Long> WRITE_KEEP = load("rw_common.lua", "write_keep.lua");
 
 	private LockScripts() {
 	}

@@ -1,6 +1,5 @@
 package io.github.distributedlock.redis;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
@@ -14,8 +13,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.redis.Hold.HoldId;
 import io.github.distributedlock.redis.LocalQueue.Turn;
 import io.github.distributedlock.redis.LocalQueue.Waiter;
 import org.apache.commons.logging.Log;
@@ -23,10 +24,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -93,7 +91,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final String clientId = UUID.randomUUID().toString();
 
-	private final RedisConnectionFactory connectionFactory;
+	private final ScriptExecutor scripts;
 
 	private final String keyPrefix;
 
@@ -126,7 +124,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
 		this.channel = keyPrefix + "__released";
-		this.connectionFactory = connectionFactory;
+		this.scripts = new ScriptExecutor(connectionFactory);
 		// two threads: a subscription attempt while Redis is down must not hold up lease renewals
 		this.watchdog = new ScheduledThreadPoolExecutor(2, (task) -> {
 			Thread thread = new Thread(task, "distributed-lock-" + this.clientId.substring(0, 8));
@@ -162,20 +160,21 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	@Override
-	public boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
-			boolean interruptible) throws InterruptedException {
+	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
+			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(type, "type must not be null");
 		Objects.requireNonNull(lease, "lease must not be null");
+		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
 		checkOpen();
 		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
 		long leaseMillis = lease.toMillis();
+		long holdAtLeastNanos = saturatedNanos(holdAtLeast);
 		long threadId = Thread.currentThread().getId();
 		HoldId id = new HoldId(key, type, threadId);
 		Hold held = this.holds.get(id);
-		if (held != null) {
-			reenter(held, leaseMillis);
-			return true;
+		if (held != null && reenter(held, leaseMillis)) {
+			return handle(held, holdAtLeastNanos);
 		}
 		if (type == LockType.WRITE && this.holds.containsKey(new HoldId(key, LockType.READ, threadId))) {
 			throw upgradeRefused(key);
@@ -185,7 +184,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		boolean tryOnce = timeout != null && timeout.isZero();
 		long deadline = (timeout == null) ? Long.MAX_VALUE : System.nanoTime() + saturatedNanos(timeout);
 		if (type == LockType.READ) {
-			return acquireInRedis(id, redisKey, owner, leaseMillis, autoRenew, tryOnce, deadline, interruptible) != null;
+			Hold hold = acquireInRedis(id, redisKey, owner, leaseMillis, autoRenew, tryOnce, deadline, interruptible);
+			return handle(hold, holdAtLeastNanos);
 		}
 		// exclusive locks: threads of this client queue locally, so only the head of the queue talks to Redis
 		LocalQueue queue = joinQueue(redisKey);
@@ -195,10 +195,11 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		try {
 			Turn turn = queue.take(owner, leaseMillis, tryOnce, deadline, interruptible, interrupted);
 			if (turn == Turn.TIMED_OUT) {
-				return false;
+				return null;
 			}
 			head = turn != Turn.BYPASS;
-			hold = turn.handedOver() ? onAcquired(id, redisKey, owner, leaseMillis, autoRenew, turn.handedOverAt())
+			hold = turn.handedOver()
+					? onAcquired(id, redisKey, owner, leaseMillis, autoRenew, turn.handedOverAt(), turn.token())
 					: acquireInRedis(id, redisKey, owner, leaseMillis, autoRenew, tryOnce, deadline, interruptible);
 			if (hold != null) {
 				hold.queue = queue;
@@ -208,7 +209,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 					queue.holderDeadline = hold.confirmedUntil;
 				}
 			}
-			return hold != null;
+			return handle(hold, holdAtLeastNanos);
 		}
 		finally {
 			if (hold == null) {
@@ -221,6 +222,15 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				Thread.currentThread().interrupt();
 			}
 		}
+	}
+
+	private @Nullable LockHandle handle(@Nullable Hold hold, long holdAtLeastNanos) {
+		if (hold == null) {
+			return null;
+		}
+		// counted from now, when the acquisition is known to have happened: the lock is then held at least that long
+		hold.holdAtLeast(System.nanoTime(), holdAtLeastNanos);
+		return new RedisLockHandle(this, hold);
 	}
 
 	private LocalQueue joinQueue(String redisKey) {
@@ -261,10 +271,11 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				long claim = tryOnce ? 0
 						: (type == LockType.REENTRANT) ? waitMillis(Math.min(deadline - sentAt, QUEUED_RETRY_NANOS))
 						: leaseMillis;
-				long result = tryAcquire(type, key, redisKey, owner, leaseMillis, false, claim, waitId);
+				ScriptExecutor.Pair tried = tryAcquire(type, key, redisKey, owner, leaseMillis, false, claim, waitId);
+				long result = tried.result();
 				if (result == LockScripts.ACQUIRED) {
 					acquired = true;
-					return onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
+					return onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt, tried.token());
 				}
 				if (result == LockScripts.UPGRADE) {
 					throw upgradeRefused(key);
@@ -296,7 +307,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				// than that try; if that was long ago, the next try finds the grant and confirms a full lease
 				if (waiter.isGranted() && System.nanoTime() - sentAt < Hold.thirdOfLeaseNanos(leaseMillis)) {
 					acquired = true;
-					return onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
+					return onAcquired(id, redisKey, owner, leaseMillis, autoRenew, sentAt, waiter.grantedToken());
 				}
 			}
 		}
@@ -325,7 +336,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			case WRITE -> LockScripts.WRITE_CANCEL;
 		};
 		try {
-			run(cancel, redisKey, "withdraw the waiting claim on", key, owner, this.channel);
+			this.scripts.run(cancel, redisKey, "withdraw the waiting claim on", key, owner, this.channel);
 		}
 		catch (RuntimeException ex) {
 			// a claim expires by itself within one lease, an admission within ADMISSION_MILLIS
@@ -340,26 +351,39 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 				+ "read lock, a downgrade)");
 	}
 
-	private void reenter(Hold hold, long leaseMillis) {
-		if (hold.lostReason != null) {
-			throw new LockLostException(hold.id.key(), hold.lostReason + "; it cannot be re-entered");
-		}
-		// while the last acquire or renewal still guarantees the lock for a third of the lease or more, a
-		// re-entry needs no round trip; a longer lease, or one nearly run out, is extended in Redis
-		if (leaseMillis <= hold.leaseMillis && hold.confirmedUntil - System.nanoTime() > hold.renewalPeriodNanos()) {
-			hold.count++;
-			return;
-		}
-		long sentAt = System.nanoTime();
-		long result = tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, leaseMillis, true, 0, 0);
-		if (result == LockScripts.ACQUIRED) {
-			hold.count++;
-			hold.redisHolds++;
-			long confirmed = sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-			if (confirmed - hold.confirmedUntil > 0) {
-				hold.confirmedUntil = confirmed;
+	/**
+	 * Re-enters a hold of the calling thread.
+	 * @return {@code false} if the hold was released meanwhile (by a handle closed on another thread): the
+	 * caller acquires anew
+	 */
+	private boolean reenter(Hold hold, long leaseMillis) {
+		// under the hold's monitor: a handle closed on another thread must not release it halfway through
+		synchronized (hold) {
+			if (hold.released) {
+				return false;
 			}
-			return;
+			if (hold.lostReason != null) {
+				throw new LockLostException(hold.id.key(), hold.lostReason + "; it cannot be re-entered");
+			}
+			// while the last acquire or renewal still guarantees the lock for a third of the lease or more, a
+			// re-entry needs no round trip; a longer lease, or one nearly run out, is extended in Redis
+			if (leaseMillis <= hold.leaseMillis
+					&& hold.confirmedUntil - System.nanoTime() > hold.renewalPeriodNanos()) {
+				hold.count++;
+				return true;
+			}
+			long sentAt = System.nanoTime();
+			long result = tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, leaseMillis, true, 0,
+					0).result();
+			if (result == LockScripts.ACQUIRED) {
+				hold.count++;
+				hold.redisHolds++;
+				long confirmed = sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+				if (confirmed - hold.confirmedUntil > 0) {
+					hold.confirmedUntil = confirmed;
+				}
+				return true;
+			}
 		}
 		String reason = "its lease of " + hold.leaseMillis + " ms ran out before it was re-entered";
 		hold.markLost(reason);
@@ -367,8 +391,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	private Hold onAcquired(HoldId id, String redisKey, String owner, long leaseMillis, boolean autoRenew,
-			long sentAt) {
-		Hold hold = new Hold(id, redisKey, owner, leaseMillis, autoRenew, sentAt);
+			long sentAt, long token) {
+		Hold hold = new Hold(id, redisKey, owner, leaseMillis, autoRenew, sentAt, token);
 		this.holds.put(id, hold);
 		if (autoRenew) {
 			sweepBy(hold.nextRenewal);
@@ -427,36 +451,59 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	@Override
 	public void release(String key, LockType type) {
-		HoldId id = new HoldId(key, type, Thread.currentThread().getId());
-		Hold hold = this.holds.get(id);
+		Hold hold = this.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
 		if (hold == null) {
 			throw new IllegalMonitorStateException(
 					"Lock '" + key + "' (" + type + ") is not held by the current thread, so it cannot release it");
 		}
-		if (--hold.count > 0) {
-			// an inner release: the lock stays held, no round trip; report a loss this client knows of
-			if (hold.lostReason == null && !hold.autoRenew && System.nanoTime() - hold.confirmedUntil >= 0) {
-				hold.markLost("its lease of " + hold.leaseMillis + " ms ran out (auto-renew was off)");
+		release(hold);
+	}
+
+	/**
+	 * Releases one hold, on whichever thread: the lock's last hold is released in Redis, handed to the next
+	 * local waiter, or, before its minimum hold ends, kept taken by nobody until then.
+	 * @param hold the hold
+	 * @throws IllegalMonitorStateException if all its holds were released already
+	 * @throws LockLostException if the lock was lost before this release
+	 * @throws DistributedLockException if Redis could not be reached; the lock ends with its lease
+	 */
+	void release(Hold hold) {
+		String key = hold.id.key();
+		synchronized (hold) {
+			if (hold.released) {
+				throw new IllegalMonitorStateException("Lock '" + key + "' (" + hold.id.type() + ") was released already");
 			}
-			if (hold.lostReason != null) {
-				throw new LockLostException(key, hold.lostReason);
+			if (--hold.count > 0) {
+				// an inner release: the lock stays held, no round trip; report a loss this client knows of
+				if (hold.isKnownLost()) {
+					throw new LockLostException(key, hold.lostReason);
+				}
+				return;
 			}
-			return;
+			hold.released = true;
+			this.holds.remove(hold.id, hold);
 		}
-		this.holds.remove(id);
-		hold.released = true;
+		long keepMillis = (hold.holdUntil == Long.MIN_VALUE) ? 0
+				: TimeUnit.NANOSECONDS.toMillis(hold.holdUntil - System.nanoTime() + 999_999);
 		// the next local waiter, if any, gets the lock in the same round trip as this release
 		LocalQueue queue = hold.queue;
-		Waiter next = (queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
+		Waiter next = (keepMillis <= 0 && queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
 				&& hold.lostReason == null) ? queue.reserveNext() : null;
 		boolean handedOver = false;
 		long result;
 		try {
 			long sentAt = System.nanoTime();
-			result = runRelease(hold, hold.redisHolds, next);
-			if (next != null && result == LockScripts.HANDED_OVER) {
-				handedOver = true;
-				queue.handedOver(next, sentAt);
+			if (keepMillis > 0) {
+				result = this.scripts.run(keepScript(hold.id.type()), hold.redisKey, "release", key, hold.owner,
+						Long.toString(keepMillis));
+			}
+			else {
+				ScriptExecutor.Pair released = runRelease(hold, hold.redisHolds, next);
+				result = released.result();
+				if (next != null && result == LockScripts.HANDED_OVER) {
+					handedOver = true;
+					queue.handedOver(next, sentAt, released.token());
+				}
 			}
 		}
 		catch (DistributedLockException ex) {
@@ -596,8 +643,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 		long sentAt = System.nanoTime();
 		try {
-			long result = run(renewScript(hold.id.type()), hold.redisKey, "renew", hold.id.key(), hold.owner,
-					Long.toString(hold.leaseMillis));
+			long result = this.scripts.run(renewScript(hold.id.type()), hold.redisKey, "renew", hold.id.key(),
+					hold.owner, Long.toString(hold.leaseMillis));
 			if (result == 1) {
 				hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
 				hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
@@ -622,35 +669,44 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 	}
 
-	private long tryAcquire(LockType type, String key, String redisKey, String owner, long leaseMillis,
-			boolean reentry, long claimMillis, long waitId) {
+	private ScriptExecutor.Pair tryAcquire(LockType type, String key, String redisKey, String owner,
+			long leaseMillis, boolean reentry, long claimMillis, long waitId) {
 		String lease = Long.toString(leaseMillis);
 		String reentering = reentry ? "1" : "0";
 		return switch (type) {
-			case REENTRANT -> run(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner, lease, reentering,
-					Long.toString(claimMillis), Long.toString(waitId));
-			case READ -> run(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock", key, owner, lease,
-					reentering, Long.toString(claimMillis));
-			case WRITE -> run(LockScripts.WRITE_ACQUIRE, redisKey, "acquire the write lock", key, owner, lease,
-					reentering, Long.toString(claimMillis));
+			case REENTRANT -> this.scripts.runPair(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner,
+					lease, reentering, Long.toString(claimMillis), Long.toString(waitId));
+			case READ -> this.scripts.runPair(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock", key, owner,
+					lease, reentering, Long.toString(claimMillis));
+			case WRITE -> this.scripts.runPair(LockScripts.WRITE_ACQUIRE, redisKey, "acquire the write lock", key,
+					owner, lease, reentering, Long.toString(claimMillis));
 		};
 	}
 
 	/**
 	 * Releases {@code holds} holds in Redis; the last release of a reentrant lock hands it to {@code next}, a
-	 * reserved local waiter, if given (see {@code reentrant_release.lua}).
+	 * reserved local waiter, if given (see {@code reentrant_release.lua}), and then returns its fencing token.
 	 */
-	private long runRelease(Hold hold, int holds, @Nullable Waiter next) {
+	private ScriptExecutor.Pair runRelease(Hold hold, int holds, @Nullable Waiter next) {
+		String key = hold.id.key();
 		return switch (hold.id.type()) {
 			case REENTRANT -> (next == null)
-					? run(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
+					? this.scripts.runPair(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key, hold.owner,
 							this.channel, Integer.toString(holds))
-					: run(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
+					: this.scripts.runPair(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key, hold.owner,
 							this.channel, Integer.toString(holds), next.owner, Long.toString(next.leaseMillis));
-			case READ -> run(LockScripts.READ_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
-					this.channel, Integer.toString(holds));
-			case WRITE -> run(LockScripts.WRITE_RELEASE, hold.redisKey, "release", hold.id.key(), hold.owner,
-					this.channel, Integer.toString(holds), ADMISSION_MILLIS);
+			case READ -> new ScriptExecutor.Pair(this.scripts.run(LockScripts.READ_RELEASE, hold.redisKey, "release",
+					key, hold.owner, this.channel, Integer.toString(holds)), 0);
+			case WRITE -> new ScriptExecutor.Pair(this.scripts.run(LockScripts.WRITE_RELEASE, hold.redisKey,
+					"release", key, hold.owner, this.channel, Integer.toString(holds), ADMISSION_MILLIS), 0);
+		};
+	}
+
+	private static RedisScript<Long> keepScript(LockType type) {
+		return switch (type) {
+			case REENTRANT -> LockScripts.REENTRANT_KEEP;
+			case READ -> LockScripts.READ_KEEP;
+			case WRITE -> LockScripts.WRITE_KEEP;
 		};
 	}
 
@@ -660,52 +716,6 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			case READ -> LockScripts.READ_RENEW;
 			case WRITE -> LockScripts.WRITE_RENEW;
 		};
-	}
-
-	/**
-	 * Runs a script with EVALSHA on a connection of the factory, and with EVAL when Redis does not know it
-	 * yet (after a restart or SCRIPT FLUSH). Straight on the connection rather than through a
-	 * {@code RedisTemplate}, whose script executor proxies the connection and serializes through converters:
-	 * that took more memory per lock+unlock pair than the lock itself (JFR allocation samples).
-	 */
-	private long run(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
-		byte[][] keysAndArgs = new byte[1 + args.length][];
-		keysAndArgs[0] = redisKey.getBytes(StandardCharsets.UTF_8);
-		for (int i = 0; i < args.length; i++) {
-			keysAndArgs[i + 1] = args[i].getBytes(StandardCharsets.UTF_8);
-		}
-		Long result;
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			try {
-				result = connection.scriptingCommands().evalSha(script.getSha1(), ReturnType.INTEGER, 1, keysAndArgs);
-			}
-			catch (DataAccessException ex) {
-				if (!isNoScript(ex)) {
-					throw ex;
-				}
-				result = connection.scriptingCommands()
-					.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), ReturnType.INTEGER, 1, keysAndArgs);
-			}
-		}
-		catch (DataAccessException ex) {
-			throw new DistributedLockException(
-					"Could not " + action + " lock '" + key + "' in Redis: " + ex.getMessage(), ex);
-		}
-		if (result == null) {
-			throw new DistributedLockException("Could not " + action + " lock '" + key + "': Redis returned no result");
-		}
-		return result;
-	}
-
-	/** Whether Redis answered NOSCRIPT: it does not know the script's SHA1 (see the EVALSHA documentation). */
-	private static boolean isNoScript(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			String message = cause.getMessage();
-			if (message != null && message.contains("NOSCRIPT")) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	private void checkOpen() {
@@ -721,78 +731,6 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		catch (ArithmeticException ex) {
 			return Long.MAX_VALUE / 2;
 		}
-	}
-
-	/**
-	 * Identity of one owner's hold on one lock: the lock key, its type and the owning thread.
-	 */
-	private record HoldId(String key, LockType type, long threadId) {
-	}
-
-	/**
-	 * What this client knows of a lock one of its threads holds. The hold count is only touched by the owning
-	 * thread (and by {@link #close()}); the lost state is set by the watchdog.
-	 */
-	private static final class Hold {
-
-		final HoldId id;
-
-		final String redisKey;
-
-		final String owner;
-
-		final long leaseMillis;
-
-		final boolean autoRenew;
-
-		/** {@link System#nanoTime()} when the watchdog renews this hold next (auto-renew holds only). */
-		volatile long nextRenewal;
-
-		/** Holds of the owner: re-entries included. */
-		volatile int count = 1;
-
-		/** Holds recorded in Redis; re-entries that needed no round trip are not. */
-		volatile int redisHolds = 1;
-
-		/** The local queue this hold was acquired through, or {@code null} (read locks). */
-		volatile @Nullable LocalQueue queue;
-
-		/** Whether the owner holds the head of {@link #queue} (it did not bypass it). */
-		volatile boolean queueHead;
-
-		volatile boolean released;
-
-		volatile @Nullable String lostReason;
-
-		/** {@link System#nanoTime()} until which the last acquire or renewal guarantees the lock. */
-		volatile long confirmedUntil;
-
-		Hold(HoldId id, String redisKey, String owner, long leaseMillis, boolean autoRenew, long sentAt) {
-			this.id = id;
-			this.redisKey = redisKey;
-			this.owner = owner;
-			this.leaseMillis = leaseMillis;
-			this.autoRenew = autoRenew;
-			this.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-			this.nextRenewal = sentAt + renewalPeriodNanos();
-		}
-
-		/** A third of the lease: renewed then, two thirds of the lease are left for a slow round trip. */
-		long renewalPeriodNanos() {
-			return Math.max(TimeUnit.MILLISECONDS.toNanos(1), thirdOfLeaseNanos(this.leaseMillis));
-		}
-
-		/** A third of a lease of {@code leaseMillis}, in nanoseconds. */
-		static long thirdOfLeaseNanos(long leaseMillis) {
-			return TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 3;
-		}
-
-		void markLost(String reason) {
-			if (this.lostReason == null) {
-				this.lostReason = reason;
-			}
-		}
-
 	}
 
 }

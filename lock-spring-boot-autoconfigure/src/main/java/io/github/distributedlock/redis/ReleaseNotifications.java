@@ -169,28 +169,31 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	}
 
 	/**
-	 * Wakes the wait a grant names: it holds the lock now.
-	 * @param grant {@code "<owner id> <wait id> <key>"}, as published by {@code reentrant_common.lua}
+	 * Wakes the wait a grant names: it holds the lock now, with the grant's fencing token.
+	 * @param grant {@code "<owner id> <wait id> <token> <key>"}, as published by {@code reentrant_common.lua}
 	 */
 	void granted(String grant) {
 		int afterOwner = grant.indexOf(' ');
 		int afterWaitId = grant.indexOf(' ', afterOwner + 1);
-		if (afterOwner < 0 || afterWaitId < 0) {
-			logger.warn("Ignored a malformed lock grant on channel '" + this.grantChannel + "': " + grant);
-			return;
-		}
+		int afterToken = grant.indexOf(' ', afterWaitId + 1);
 		long waitId;
+		long token;
 		try {
+			if (afterOwner < 0 || afterWaitId < 0 || afterToken < 0) {
+				throw new NumberFormatException();
+			}
 			waitId = Long.parseLong(grant, afterOwner + 1, afterWaitId, 10);
+			token = Long.parseLong(grant, afterWaitId + 1, afterToken, 10);
 		}
 		catch (NumberFormatException ex) {
 			logger.warn("Ignored a malformed lock grant on channel '" + this.grantChannel + "': " + grant);
 			return;
 		}
-		Waiter[] waiters = this.waitersByKey.get(grant.substring(afterWaitId + 1));
+		Waiter[] waiters = this.waitersByKey.get(grant.substring(afterToken + 1));
 		if (waiters != null) {
 			for (Waiter waiter : waiters) {
 				if (waiter.waitId == waitId) {
+					waiter.grantedToken = token;
 					waiter.granted = true;
 					waiter.signal();
 				}
@@ -237,6 +240,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 		private volatile boolean granted;
 
+		/** The grant's fencing token: written before {@link #granted}, read after. */
+		private long grantedToken;
+
 		Waiter(String redisKey, long waitId) {
 			this.redisKey = redisKey;
 			this.waitId = waitId;
@@ -249,6 +255,14 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		 */
 		boolean isGranted() {
 			return this.granted;
+		}
+
+		/**
+		 * Returns the fencing token of the grant.
+		 * @return the token, valid once {@link #isGranted()}
+		 */
+		long grantedToken() {
+			return this.grantedToken;
 		}
 
 		void signal() {

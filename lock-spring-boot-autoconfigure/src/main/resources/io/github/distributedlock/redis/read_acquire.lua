@@ -1,11 +1,13 @@
--- Acquires the read side of a read/write lock, or re-enters it (the rw_common.lua functions are prepended).
+-- Acquires the read side of a read/write lock, or re-enters it (the fence.lua and rw_common.lua functions are
+-- prepended).
 -- KEYS[1]: the lock's hash (fields: see rw_common.lua)
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: lease in milliseconds (this reader's own deadline)
 -- ARGV[3]: "1" when the owner believes it already holds the read side (a re-entry), "0" otherwise
 -- ARGV[4]: claim in milliseconds: when blocked, the reader is recorded as waiting for this long, so that a
 --          writer's release admits it before the next writer; "0" records nothing (a single try)
--- Returns -1 when acquired or re-entered (also by the write holder itself: a downgrade);
+-- Returns {result, token}, the token 0 but when acquired (a re-entry's token is the outer hold's):
+--         result -1 when acquired or re-entered, with a new fencing token when acquired (also by the write holder itself: a downgrade);
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (it was lost);
 --         -4 when a key of another kind without TTL is at KEYS[1] (it never expires);
 --         otherwise milliseconds to wait before trying again (until the blocking writer's lease or the
@@ -16,17 +18,17 @@ local s = rw_load(key, now)
 if s.foreign then
     -- PTTL's -1 (no TTL) would read as "acquired"
     local pttl = redis.call('PTTL', key)
-    return (pttl < 0) and -4 or pttl
+    return { (pttl < 0) and -4 or pttl, 0 }
 end
 if s.readers[owner] then
     -- a reader re-enters even while a writer waits: it could not finish otherwise
     redis.call('HINCRBY', key, 'r:' .. owner, 1)
     s.readers[owner] = rw_extend(key, 't:' .. owner, s.readers[owner], lease, now)
     rw_finish(key, s, now)
-    return -1
+    return { -1, 0 }
 end
 if ARGV[3] == '1' then
-    return -2
+    return { -2, 0 }
 end
 local blockedUntil = nil
 if s.writer and s.writer ~= owner then
@@ -43,7 +45,7 @@ if blockedUntil then
     if claim > 0 and wait > math.floor(claim / 2) then
         wait = math.floor(claim / 2)
     end
-    return wait
+    return { wait, 0 }
 end
 if s.admitted[owner] then
     redis.call('HDEL', key, 'ra:' .. owner)
@@ -57,4 +59,4 @@ end
 redis.call('HSET', key, 'r:' .. owner, 1, 't:' .. owner, now + lease)
 s.readers[owner] = now + lease
 rw_finish(key, s, now)
-return -1
+return { -1, fence_next(key) }

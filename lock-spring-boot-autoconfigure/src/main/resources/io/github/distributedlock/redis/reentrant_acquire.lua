@@ -1,4 +1,5 @@
--- Acquires a reentrant lock, or re-enters it for its owner (the reentrant_common.lua functions are prepended).
+-- Acquires a reentrant lock, or re-enters it for its owner (the fence.lua and reentrant_common.lua functions are
+-- prepended).
 -- KEYS[1]: the lock's hash (fields: see reentrant_common.lua)
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: lease in milliseconds (the key's TTL)
@@ -8,28 +9,29 @@
 --          value queues the owner for it, or refreshes its entry and keeps its place, until then plus
 --          RL_ENTRY_SLACK; 0 (a try without waiting) does not
 -- ARGV[5]: with a positive ARGV[4]: the number the owner's client gave this wait (echoed by its grant)
--- Returns -1 when acquired or re-entered (also when it had been granted to the owner already);
+-- Returns {result, token}: result -1 when acquired or re-entered (also when it had been granted to the owner
+--         already), with a new fencing token when acquired (not for a re-entry: token 0, the outer hold's counts);
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (its lease ran out: the lock was lost);
 --         -4 when a key without TTL holds it (not written by this library, or made persistent: it never expires);
---         otherwise the holder's remaining lease in milliseconds.
+--         otherwise the holder's remaining lease in milliseconds; token 0 but when acquired.
 local lease = tonumber(ARGV[2])
 if ARGV[3] == '1' then
     if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
-        return -2
+        return { -2, 0 }
     end
     redis.call('hincrby', KEYS[1], ARGV[1], 1)
     -- a re-entry never shortens the lease of the outer hold
     if redis.call('pttl', KEYS[1]) < lease then
         redis.call('pexpire', KEYS[1], lease)
     end
-    return -1
+    return { -1, 0 }
 end
 -- the owner's own field here is a grant it has not heard of, or a hold its client gave up on (its release
 -- failed): either way it holds the lock now, once
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
     redis.call('hset', KEYS[1], ARGV[1], 1)
     redis.call('pexpire', KEYS[1], lease)
-    return -1
+    return { -1, fence_next(KEYS[1]) }
 end
 local pttl = redis.call('pttl', KEYS[1])
 local wait = tonumber(ARGV[4])
@@ -49,6 +51,6 @@ if wait > 0 then
 end
 -- PTTL's -1 (no TTL) would read as "acquired"
 if pttl < 0 then
-    return -4
+    return { -4, 0 }
 end
-return pttl
+return { pttl, 0 }

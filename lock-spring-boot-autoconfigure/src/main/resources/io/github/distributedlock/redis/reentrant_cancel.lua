@@ -1,5 +1,5 @@
--- Withdraws a waiter's place in the queue of a reentrant lock when it gives up (the reentrant_common.lua
--- functions are prepended). If the lock was granted to it meanwhile, that grant passes on as a release would.
+-- Withdraws a waiter's place in the queue of a reentrant lock when it gives up (the fence.lua and
+-- reentrant_common.lua functions are prepended). If the lock was granted to it meanwhile, that grant passes on as a release would.
 -- KEYS[1]: the lock's hash (fields: see reentrant_common.lua)
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: the release channel; grants are published on "<ARGV[2]>:<client id>"

@@ -2,15 +2,18 @@
 --
 -- A reentrant lock is ONE Redis hash; its TTL is the holder's lease. Its fields:
 --   <owner id>      the holder ("<client id>:<thread id>") and its hold count: one such field
+--   ~f              the last fencing token handed out for the lock (see fence.lua)
+--   ~k              set when the last holder released it before its minimum hold (holdAtLeast) ended: the
+--                   lock stays taken, by nobody, until the key expires
 --   q:<owner id>    an owner waiting for the lock in Redis (at most one thread per client: the others queue
 --                   in their client), "<since>:<until>:<lease>:<wait id>": Redis TIME microseconds when it
 --                   first waited (its place in the queue), Redis TIME milliseconds until which the entry
 --                   counts (a waiter that died stops counting then), the lease it asked for in milliseconds,
 --                   and a number its client gave this wait
 -- A release grants the lock to the waiter that waited longest (first come, first served across instances),
--- and publishes "<owner id> <wait id> <key>" on "<release channel>:<client id>" so that only that client
+-- and publishes "<owner id> <wait id> <token> <key>" on "<release channel>:<client id>" so that only that client
 -- wakes, and only that wait (not a later one of the same thread), which then holds the lock without asking
--- again. Nobody else is woken: no herd of retries.
+-- again, with the fencing token the grant gave it. Nobody else is woken: no herd of retries.
 
 -- How long (milliseconds) a waiter's entry outlives the wait it announced: it covers the waiter's round trips
 -- and pauses before it asks again, which refreshes the entry.
@@ -25,7 +28,8 @@ end
 -- waiters that are no longer live, or deletes the key when none is left. Returns the owner id it was granted
 -- to, or false.
 local function rl_free(key, owner, channel)
-    if redis.call('HLEN', key) > 1 then
+    -- fields besides the holder and '~f' can only be waiters
+    if redis.call('HLEN', key) > 1 + redis.call('HEXISTS', key, '~f') then
         local now = rl_now()
         local raw = redis.call('HGETALL', key)
         local next, nextSince, nextLease, nextWait
@@ -44,8 +48,9 @@ local function rl_free(key, owner, channel)
             redis.call('HDEL', key, owner, 'q:' .. next)
             redis.call('HSET', key, next, 1)
             redis.call('PEXPIRE', key, nextLease)
+            local token = fence_next(key)
             redis.call('PUBLISH', channel .. ':' .. string.match(next, '^(.*):[^:]*$'),
-                next .. ' ' .. nextWait .. ' ' .. key)
+                next .. ' ' .. nextWait .. ' ' .. string.format('%d', token) .. ' ' .. key)
             return next
         end
     end

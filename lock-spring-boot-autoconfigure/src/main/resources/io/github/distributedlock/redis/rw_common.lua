@@ -14,8 +14,11 @@
 --   ra:<id>  deadline of reader <id>'s admission: the readers waiting when a writer releases are admitted
 --            together and enter before the next writer (phase-fair), so a writer that loops cannot keep
 --            taking the lock back while they are still being woken; an admission not used expires soon
+--   ~f       the last fencing token handed out for the lock (see fence.lua)
 --   ~w       set by an acquire that had to wait: releases publish only then (and clear it; waiters that
 --            lose the race set it again), so uncontended locks cost no pub/sub traffic
+-- A holder released before its minimum hold (holdAtLeast) ended is replaced by a placeholder that nobody owns:
+-- writer "~", or reader "~<owner id>", whose deadline is the end of that minimum hold.
 -- Holders and claims whose deadline has passed are deleted by the next script that loads the lock.
 -- The key's TTL is always the latest deadline in it; the key is deleted when nothing is left.
 -- Any other field means the key belongs to a reentrant lock: these scripts treat it as held.
@@ -46,6 +49,8 @@ local function rw_load(key, now)
             -- read where needed
         elseif f == '~w' then
             s.waited = true
+        elseif f == '~f' then
+            -- the last fencing token: it lives as long as the key
         elseif string.sub(f, 1, 3) == 'rw:' or string.sub(f, 1, 3) == 'ra:' then
             local d = tonumber(v)
             if d <= now then

@@ -1,4 +1,5 @@
--- Acquires the write side of a read/write lock, or re-enters it (the rw_common.lua functions are prepended).
+-- Acquires the write side of a read/write lock, or re-enters it (the fence.lua and rw_common.lua functions are
+-- prepended).
 -- KEYS[1]: the lock's hash (fields: see rw_common.lua)
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: lease in milliseconds
@@ -6,7 +7,8 @@
 -- ARGV[4]: claim in milliseconds: when blocked, the owner is recorded as a waiting writer for this long,
 --          so that new readers queue behind it; "0" records nothing (a single try)
 -- Blocked also while readers admitted at the last writer's release have not entered yet (phase-fair).
--- Returns -1 when acquired or re-entered;
+-- Returns {result, token}, the token 0 but when acquired (a re-entry's token is the outer hold's):
+--         result -1 when acquired or re-entered, with a new fencing token when acquired;
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (it was lost);
 --         -3 when the owner holds the read side: upgrades are refused (two upgrading readers would deadlock);
 --         -4 when a key of another kind without TTL is at KEYS[1] (it never expires);
@@ -18,19 +20,19 @@ local s = rw_load(key, now)
 if s.foreign then
     -- PTTL's -1 (no TTL) would read as "acquired"
     local pttl = redis.call('PTTL', key)
-    return (pttl < 0) and -4 or pttl
+    return { (pttl < 0) and -4 or pttl, 0 }
 end
 if s.writer == owner then
     redis.call('HINCRBY', key, 'wc', 1)
     s.wt = rw_extend(key, 'wt', s.wt, lease, now)
     rw_finish(key, s, now)
-    return -1
+    return { -1, 0 }
 end
 if ARGV[3] == '1' then
-    return -2
+    return { -2, 0 }
 end
 if s.readers[owner] then
-    return -3
+    return { -3, 0 }
 end
 if not s.writer and s.nreaders == 0 and s.nadmitted == 0 then
     if s.waiting[owner] then
@@ -41,7 +43,7 @@ if not s.writer and s.nreaders == 0 and s.nadmitted == 0 then
     s.wt = now + lease
     redis.call('HSET', key, 'w', owner, 'wc', 1, 'wt', s.wt)
     rw_finish(key, s, now)
-    return -1
+    return { -1, fence_next(key) }
 end
 rw_waiting(key, s)
 local wait = nil
@@ -64,4 +66,4 @@ if claim > 0 then
     local half = math.floor(claim / 2)
     if wait > half then wait = half end
 end
-return wait
+return { wait, 0 }

@@ -6,6 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockHandle;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,6 +24,8 @@ final class RecordingLockClient implements LockClient {
 
 	final List<String> releases = new CopyOnWriteArrayList<>();
 
+	final List<Duration> holdsAtLeast = new CopyOnWriteArrayList<>();
+
 	RecordingLockClient(LockClient delegate) {
 		this.delegate = delegate;
 	}
@@ -37,10 +40,12 @@ final class RecordingLockClient implements LockClient {
 	}
 
 	@Override
-	public boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
-			boolean interruptible) throws InterruptedException {
+	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
+			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
 		this.acquisitions.add(new Acquisition(key, type, lease, autoRenew, timeout));
-		return this.delegate.acquire(key, type, lease, autoRenew, timeout, interruptible);
+		this.holdsAtLeast.add(holdAtLeast);
+		LockHandle handle = this.delegate.acquire(key, type, lease, autoRenew, holdAtLeast, timeout, interruptible);
+		return (handle != null) ? new RecordingHandle(handle) : null;
 	}
 
 	@Override
@@ -57,6 +62,48 @@ final class RecordingLockClient implements LockClient {
 	@Override
 	public void close() {
 		this.delegate.close();
+	}
+
+	/** Records its release, then passes it on. */
+	private final class RecordingHandle implements LockHandle {
+
+		private final LockHandle delegate;
+
+		RecordingHandle(LockHandle delegate) {
+			this.delegate = delegate;
+		}
+
+		@Override
+		public String key() {
+			return this.delegate.key();
+		}
+
+		@Override
+		public LockType type() {
+			return this.delegate.type();
+		}
+
+		@Override
+		public long fencingToken() {
+			return this.delegate.fencingToken();
+		}
+
+		@Override
+		public boolean isLost() {
+			return this.delegate.isLost();
+		}
+
+		@Override
+		public void checkHeld() {
+			this.delegate.checkHeld();
+		}
+
+		@Override
+		public void close() {
+			RecordingLockClient.this.releases.add(key());
+			this.delegate.close();
+		}
+
 	}
 
 }

@@ -233,7 +233,7 @@ class ReadWriteLockTests {
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
 			// the script refuses it too, should a client not know that it holds the read side
 			String owner = this.clients.get(0).getClientId() + ":" + Thread.currentThread().getId();
-			Long refused = redis.execute(LockScripts.WRITE_ACQUIRE, List.of(redisKey()), owner, "1000", "0", "0");
+			long refused = ScriptResults.first(redis, LockScripts.WRITE_ACQUIRE, redisKey(), owner, "1000", "0", "0");
 			assertThat(refused).isEqualTo(LockScripts.UPGRADE);
 		}
 		finally {

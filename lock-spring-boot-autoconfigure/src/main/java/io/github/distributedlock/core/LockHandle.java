@@ -1,0 +1,71 @@
+package io.github.distributedlock.core;
+
+import io.github.distributedlock.annotation.LockType;
+
+/**
+ * One acquisition of a distributed lock: what {@link DistributedLockTemplate#acquire(LockDefinition)} returns,
+ * and what {@link LockContext#current()} shows inside locked code. Closing it releases that one hold.
+ * <pre class="code">
+ * try (LockHandle lock = lockTemplate.acquire(LockDefinition.of("stock:" + sku))) {
+ *     stock.write(sku, quantity, lock.fencingToken());   // the store refuses a token older than its last
+ * }
+ * </pre>
+ * <h2>Fencing tokens</h2>
+ * A lease can run out under a holder that is still working (a long GC pause, a network partition, a
+ * failover), and then two owners believe they hold the lock. No lock can prevent that; a <em>fencing
+ * token</em> lets the protected resource refuse the late writer: it remembers the largest token it has
+ * accepted and refuses a write that carries a smaller one (M. Kleppmann, "How to do distributed locking",
+ * 2016). Every acquisition of every lock type gets a token; a re-entry sees the token of its outer hold. Per
+ * lock key, a token is strictly greater than every token handed out before for that key, by any owner of any
+ * instance, also after the lock was released, expired, deleted, or lost in a Redis restart without
+ * persistence. The Redis store takes tokens from the Redis server's clock (microseconds), raised above the
+ * last token while the lock's key exists; its one limit is a server clock set back (or a failover to a
+ * replica whose clock is behind) by more than the time since the last acquisition of that key.
+ * <h2>Threads</h2>
+ * The lock is acquired as the calling thread, so it is reentrant with that thread's other holds of the same
+ * lock; but the handle may be closed by any thread, which is what asynchronous code needs. Thread-safe.
+ */
+public interface LockHandle extends AutoCloseable {
+
+	/**
+	 * Returns the lock key.
+	 * @return the key, without the Redis key prefix
+	 */
+	String key();
+
+	/**
+	 * Returns the lock type.
+	 * @return the type this acquisition asked for
+	 */
+	LockType type();
+
+	/**
+	 * Returns the fencing token of this acquisition (or of the outer hold it re-entered).
+	 * @return a positive number, strictly greater than every token handed out before for this key
+	 */
+	long fencingToken();
+
+	/**
+	 * Tells whether the lock is known to be lost, as this client knows it, without a round trip: the watchdog
+	 * found it gone, renewal failed for longer than the lease, or a hard lease ran out.
+	 * @return {@code true} if lost; {@code false} if still held as far as known, or already closed normally
+	 */
+	boolean isLost();
+
+	/**
+	 * Checks that the lock is not known to be lost, without a round trip; for long work that wants to stop
+	 * early rather than learn of the loss at release.
+	 * @throws LockLostException if {@link #isLost()}
+	 */
+	void checkHeld();
+
+	/**
+	 * Releases this hold; the lock is freed when the owner's last hold is released. A second call does
+	 * nothing.
+	 * @throws LockLostException if the lock was lost before this release; another owner's lock is untouched
+	 * @throws DistributedLockException if Redis could not be reached; the lock then ends with its lease
+	 */
+	@Override
+	void close();
+
+}

@@ -1,0 +1,116 @@
+package io.github.distributedlock.redis;
+
+import java.util.concurrent.TimeUnit;
+
+import io.github.distributedlock.annotation.LockType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a {@link RedisLockClient} knows of a lock one of its owners holds: the owner's holds (re-entries
+ * included), the lease confirmed by the last acquire or renewal, the fencing token, and whether it is known
+ * to be lost. The hold count changes under the hold's monitor, since a {@link RedisLockHandle} may release on
+ * another thread than the one that re-enters; the lost state is set by the watchdog.
+ */
+final class Hold {
+
+	final HoldId id;
+
+	final String redisKey;
+
+	final String owner;
+
+	final long leaseMillis;
+
+	final boolean autoRenew;
+
+	/** The fencing token of the acquisition that made the owner the holder; re-entries share it. */
+	final long token;
+
+	/** {@link System#nanoTime()} when the watchdog renews this hold next (auto-renew holds only). */
+	volatile long nextRenewal;
+
+	/** Holds of the owner: re-entries included. Changed under this object's monitor. */
+	int count = 1;
+
+	/** Holds recorded in Redis; re-entries that needed no round trip are not. */
+	volatile int redisHolds = 1;
+
+	/**
+	 * {@link System#nanoTime()} until which the lock stays taken after the last release (the minimum hold,
+	 * counted from the acquisition), or {@code Long.MIN_VALUE} for none.
+	 */
+	volatile long holdUntil = Long.MIN_VALUE;
+
+	/** The local queue this hold was acquired through, or {@code null} (read locks). */
+	volatile @Nullable LocalQueue queue;
+
+	/** Whether the owner holds the head of {@link #queue} (it did not bypass it). */
+	volatile boolean queueHead;
+
+	volatile boolean released;
+
+	volatile @Nullable String lostReason;
+
+	/** {@link System#nanoTime()} until which the last acquire or renewal guarantees the lock. */
+	volatile long confirmedUntil;
+
+	Hold(HoldId id, String redisKey, String owner, long leaseMillis, boolean autoRenew, long sentAt, long token) {
+		this.id = id;
+		this.redisKey = redisKey;
+		this.owner = owner;
+		this.leaseMillis = leaseMillis;
+		this.autoRenew = autoRenew;
+		this.token = token;
+		this.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
+		this.nextRenewal = sentAt + renewalPeriodNanos();
+	}
+
+	/** A third of the lease: renewed then, two thirds of the lease are left for a slow round trip. */
+	long renewalPeriodNanos() {
+		return Math.max(TimeUnit.MILLISECONDS.toNanos(1), thirdOfLeaseNanos(this.leaseMillis));
+	}
+
+	/** A third of a lease of {@code leaseMillis}, in nanoseconds. */
+	static long thirdOfLeaseNanos(long leaseMillis) {
+		return TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 3;
+	}
+
+	/**
+	 * Keeps the lock taken until at least {@code holdAtLeastNanos} after {@code acquiredAt}; a re-entry with a
+	 * later end moves it later, never earlier.
+	 */
+	void holdAtLeast(long acquiredAt, long holdAtLeastNanos) {
+		if (holdAtLeastNanos > 0) {
+			long until = acquiredAt + holdAtLeastNanos;
+			if (this.holdUntil == Long.MIN_VALUE || until - this.holdUntil > 0) {
+				this.holdUntil = until;
+			}
+		}
+	}
+
+	/** Whether the lock is known to be lost, without a round trip: marked lost, or a hard lease that ran out. */
+	boolean isKnownLost() {
+		if (this.lostReason == null && !this.autoRenew && !this.released
+				&& System.nanoTime() - this.confirmedUntil >= 0) {
+			markLost(hardLeaseRanOut());
+		}
+		return this.lostReason != null;
+	}
+
+	String hardLeaseRanOut() {
+		return "its lease of " + this.leaseMillis + " ms ran out (auto-renew was off)";
+	}
+
+	void markLost(String reason) {
+		if (this.lostReason == null) {
+			this.lostReason = reason;
+		}
+	}
+
+	/**
+	 * Identity of one owner's hold on one lock: the lock key, its type and the owning thread.
+	 */
+	record HoldId(String key, LockType type, long threadId) {
+	}
+
+}

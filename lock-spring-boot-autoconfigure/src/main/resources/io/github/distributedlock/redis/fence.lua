@@ -1,0 +1,24 @@
+-- Fencing tokens, shared by every script that makes an owner the holder of a lock; prepended when such a
+-- script is loaded. A fencing token lets the resource a lock protects refuse a write from a holder whose
+-- lease ran out while it was paused (M. Kleppmann, "How to do distributed locking", 2016).
+--
+-- Field '~f' of a lock's hash holds the last token handed out for that lock. A new token is Redis TIME in
+-- microseconds, or one more than the last token if the clock has not passed it (a clock stepped back a
+-- little, or two holders within one microsecond). So the tokens of one key strictly increase while its hash
+-- lives; after the hash is gone (released, expired, deleted by hand, lost in a restart without persistence)
+-- the clock alone keeps the next token greater than every earlier one, and nothing of a lock stays in Redis
+-- for ever. The one limit: a server clock set back (or a promoted replica whose clock is behind the old
+-- primary's) by more than the time since the last token, while the key is gone.
+-- Microseconds since 1970 stay below 2^53 (the doubles of Lua's numbers are exact) until the year 2255.
+
+-- Hands out the next token of the lock at <key>, records it in '~f', and returns it.
+local function fence_next(key)
+    local t = redis.call('TIME')
+    local token = tonumber(t[1]) * 1000000 + tonumber(t[2])
+    local last = tonumber(redis.call('HGET', key, '~f'))
+    if last and token <= last then
+        token = last + 1
+    end
+    redis.call('HSET', key, '~f', string.format('%d', token))
+    return token
+end
