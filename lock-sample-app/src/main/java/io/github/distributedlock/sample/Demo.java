@@ -43,7 +43,8 @@ final class Demo {
 
 	/** What the demo measured. */
 	record Report(List<Row> rows, int oversoldWithLock, int oversoldWithoutLock, int lotteryDraws,
-			long lotteryStoredDraws, long tornReadsWithLock, long tornReadsWithoutLock, long readsWithLock) {
+			long lotteryStoredDraws, long tornReadsWithLock, long tornReadsWithoutLock, long readsWithLock,
+			FencingDemo.Result fenced) {
 	}
 
 	private Demo() {
@@ -138,8 +139,18 @@ final class Demo {
 						INSTANCES + " x " + THREADS + " readers, 1 writer x " + REPRICINGS + " repricings",
 						reads.get() + " reads, " + tornReads.get() + " torn", millis));
 			}
+			FencingDemo.Result fenced = null;
+			for (boolean withToken : new boolean[] { true, false }) {
+				long start = System.nanoTime();
+				FencingDemo.Result result = FencingDemo.run(instances.get(0), instances.get(1), withToken);
+				rows.add(new Row((withToken ? "Fenced stock, fencing token" : "Fenced stock, no token check"),
+						"holder paused past its " + FencingDemo.LEASE_MILLIS + " ms lease, another instance writes",
+						result.outcome(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+				fenced = withToken ? result : fenced;
+			}
 			print(rows, out);
-			return new Report(rows, oversold[0], oversold[1], draws.get(), storedDraws, torn[0], torn[1], readsLocked);
+			return new Report(rows, oversold[0], oversold[1], draws.get(), storedDraws, torn[0], torn[1], readsLocked,
+					fenced);
 		}
 		finally {
 			for (ConfigurableApplicationContext instance : instances) {

@@ -31,6 +31,10 @@ class DemoTests {
 		assertThat(report.lotteryStoredDraws()).isEqualTo(1);
 		assertThat(report.tornReadsWithLock()).isZero();
 		assertThat(report.readsWithLock()).isPositive();
+		assertThat(table).contains("Fenced stock, fencing token", "stale write refused");
+		assertThat(report.fenced().staleWriteAccepted()).isFalse();
+		assertThat(report.fenced().finalUnits()).isEqualTo(FencingDemo.NEWER_UNITS);
+		assertThat(report.fenced().holderLearnedOfLoss()).isTrue();
 	}
 
 }
