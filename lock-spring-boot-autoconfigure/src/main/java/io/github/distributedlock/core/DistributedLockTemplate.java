@@ -1,12 +1,8 @@
 package io.github.distributedlock.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.locks.Lock;
@@ -26,6 +22,9 @@ import org.jspecify.annotations.Nullable;
  * acquire it again (reentrancy), and only it can release it. Keys are lock identities without the Redis key
  * prefix: {@code execute("order:42", ...)} is the same lock as {@code @DistributedLock(name = "order",
  * key = "#id")} called with 42.
+ * <p>
+ * Every acquisition gets a fencing token (see {@link LockHandle}): code inside {@code execute} reads it with
+ * {@code LockContext.current().fencingToken()}; {@link #acquire(LockDefinition)} returns the handle itself.
  * <p>
  * Thread-safe; one template serves the whole application.
  */
@@ -92,7 +91,7 @@ public class DistributedLockTemplate {
 	 * @throws DistributedLockException if Redis could not be reached; {@code action} did not run
 	 */
 	public <T> @Nullable T execute(LockDefinition definition, LockCallback<T> action) {
-		return run(List.of(definition), action, null);
+		return LockedRun.run(List.of(definition), this::acquire, action, null);
 	}
 
 	/**
@@ -110,7 +109,7 @@ public class DistributedLockTemplate {
 	 * @throws DistributedLockException if Redis could not be reached
 	 */
 	public <T> @Nullable T executeAll(Collection<LockDefinition> definitions, LockCallback<T> action) {
-		return run(definitions, action, null);
+		return LockedRun.run(definitions, this::acquire, action, null);
 	}
 
 	/**
@@ -126,7 +125,8 @@ public class DistributedLockTemplate {
 	 */
 	public <T> @Nullable T tryExecuteAll(Collection<LockDefinition> definitions, LockCallback<T> action,
 			Supplier<@Nullable T> whenNotAcquired) {
-		return run(definitions, action, Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
+		return LockedRun.run(definitions, this::acquire, action,
+				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
 	}
 
 	/**
@@ -150,7 +150,7 @@ public class DistributedLockTemplate {
 		long start = System.nanoTime();
 		LockHandle handle = acquire(definition, start);
 		if (handle == null) {
-			throw new LockAcquisitionException(definition.key(), since(start));
+			throw new LockAcquisitionException(definition.key(), LockedRun.since(start));
 		}
 		return handle;
 	}
@@ -234,124 +234,27 @@ public class DistributedLockTemplate {
 		return this.defaultAcquireTimeout;
 	}
 
-	private <T> @Nullable T run(Collection<LockDefinition> definitions, LockCallback<T> action,
-			@Nullable Supplier<@Nullable T> whenNotAcquired) {
-		Objects.requireNonNull(action, "action must not be null");
-		List<LockDefinition> ordered = inLockingOrder(definitions);
-		List<LockHandle> held = new ArrayList<>(ordered.size());
-		long start = System.nanoTime();
-		for (LockDefinition definition : ordered) {
-			LockHandle handle;
-			try {
-				handle = acquire(definition, start);
-			}
-			catch (RuntimeException ex) {
-				throw releaseAfterFailure(held, ex);
-			}
-			if (handle == null) {
-				LockAcquisitionException notAcquired = new LockAcquisitionException(definition.key(), since(start));
-				releaseAfterFailure(held, notAcquired);
-				if (whenNotAcquired != null) {
-					return whenNotAcquired.get();
-				}
-				throw notAcquired;
-			}
-			held.add(handle);
-		}
-		T result;
-		LockContext.push(held);
-		try {
-			result = action.doInLock();
-		}
-		catch (Throwable ex) {
-			LockContext.pop(held.size());
-			throw sneakyThrow(releaseAfterFailure(held, ex));
-		}
-		LockContext.pop(held.size());
-		RuntimeException releaseFailure = releaseAll(held, null);
-		if (releaseFailure != null) {
-			throw releaseFailure;
-		}
-		return result;
-	}
-
 	/**
 	 * Acquires one lock with the template's defaults for what the definition leaves out, within what is left
 	 * of an acquire timeout that started at {@code start}.
 	 * @return the handle, or {@code null} if not acquired in time
 	 * @throws LockAcquisitionException if interrupted while waiting (the interrupt flag is set again)
 	 */
-	private @Nullable LockHandle acquire(LockDefinition definition, long start) {
+	@Nullable LockHandle acquire(LockDefinition definition, long start) {
 		Duration lease = (definition.lease() != null) ? definition.lease() : this.defaultLease;
 		Duration timeout = (definition.acquireTimeout() != null) ? definition.acquireTimeout()
 				: this.defaultAcquireTimeout;
 		Duration holdAtLeast = (definition.holdAtLeast() != null) ? definition.holdAtLeast() : Duration.ZERO;
 		// every lock of a multi-key call shares one deadline measured from the call
-		Duration remaining = timeout.minus(since(start));
+		Duration remaining = timeout.minus(LockedRun.since(start));
 		try {
 			return this.client.acquire(definition.key(), definition.type(), lease, definition.autoRenew(),
 					holdAtLeast, remaining.isNegative() ? Duration.ZERO : remaining, true);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException(definition.key(), since(start), ex);
+			throw new LockAcquisitionException(definition.key(), LockedRun.since(start), ex);
 		}
-	}
-
-	/**
-	 * Releases everything held after {@code failure}, attaching release failures to it as suppressed.
-	 */
-	private <E extends Throwable> E releaseAfterFailure(List<LockHandle> held, E failure) {
-		releaseAll(held, failure);
-		return failure;
-	}
-
-	/**
-	 * Releases in reverse acquisition order, every lock even when one fails. With a {@code primary} failure
-	 * the release failures are added to it and {@code null} is returned; otherwise the first release failure
-	 * is returned with the others suppressed.
-	 */
-	private @Nullable RuntimeException releaseAll(List<LockHandle> held, @Nullable Throwable primary) {
-		RuntimeException first = null;
-		for (int i = held.size() - 1; i >= 0; i--) {
-			try {
-				held.get(i).close();
-			}
-			catch (RuntimeException ex) {
-				if (primary != null) {
-					primary.addSuppressed(ex);
-				}
-				else if (first == null) {
-					first = ex;
-				}
-				else {
-					first.addSuppressed(ex);
-				}
-			}
-		}
-		return first;
-	}
-
-	private static List<LockDefinition> inLockingOrder(Collection<LockDefinition> definitions) {
-		Objects.requireNonNull(definitions, "definitions must not be null");
-		if (definitions.isEmpty()) {
-			throw new IllegalArgumentException("At least one lock definition is required");
-		}
-		if (definitions.size() == 1) {
-			return List.copyOf(definitions);
-		}
-		Map<String, LockDefinition> byKey = new LinkedHashMap<>();
-		for (LockDefinition definition : definitions) {
-			LockDefinition previous = byKey.putIfAbsent(definition.key(), definition);
-			if (previous != null && previous.type() != definition.type()) {
-				throw new IllegalArgumentException("Lock key '" + definition.key() + "' is named twice, as "
-						+ previous.type() + " and as " + definition.type());
-			}
-		}
-		List<LockDefinition> ordered = new ArrayList<>(byKey.values());
-		// a total order over keys: every caller acquires overlapping key sets in the same sequence
-		ordered.sort(Comparator.comparing(LockDefinition::key));
-		return ordered;
 	}
 
 	private static String checkKey(String key) {
@@ -360,16 +263,6 @@ public class DistributedLockTemplate {
 			throw new IllegalArgumentException("Lock key must not be blank");
 		}
 		return key;
-	}
-
-	private static Duration since(long startNanos) {
-		return Duration.ofNanos(System.nanoTime() - startNanos);
-	}
-
-	@SuppressWarnings("unchecked")
-	private static <E extends Throwable> RuntimeException sneakyThrow(Throwable ex) throws E {
-		// LockCallback's checked exceptions pass through unwrapped, as documented on execute
-		throw (E) ex;
 	}
 
 }
