@@ -92,6 +92,8 @@ class FencingTokenTests {
 		assertThat(overlaps).hasValue(0);
 		assertThat(tokens).hasSize(400).isSorted().doesNotHaveDuplicates();
 		assertThat(tokens.get(0)).isPositive();
+		System.out.println(type + " tokens in the order the owners held the lock: " + tokens.subList(0, 5) + " ... "
+				+ tokens.get(tokens.size() - 1) + " (" + tokens.size() + ", strictly increasing)");
 	}
 
 	@Test
