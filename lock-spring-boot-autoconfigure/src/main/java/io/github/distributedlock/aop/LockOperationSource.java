@@ -158,6 +158,9 @@ public class LockOperationSource implements BeanFactoryAware {
 		if (resolved.isEmpty()) {
 			return null;
 		}
+		if (resolved.contains("${")) {
+			throw unresolved(description, attribute, value, "it was left as written", null);
+		}
 		try {
 			return DurationStyle.detectAndParse(resolved);
 		}
@@ -183,12 +186,17 @@ public class LockOperationSource implements BeanFactoryAware {
 				return (resolved != null) ? resolved : value;
 			}
 			catch (IllegalArgumentException ex) {
-				throw new InvalidLockAnnotationException(description, attribute, value,
-						"cannot resolve placeholder: " + ex.getMessage(),
-						"Define the property, or give the placeholder a default such as ${app.lease:30s}.", ex);
+				throw unresolved(description, attribute, value, ex.getMessage(), ex);
 			}
 		}
 		return value;
+	}
+
+	private static InvalidLockAnnotationException unresolved(String description, String attribute, String value,
+			@Nullable String why, @Nullable Throwable cause) {
+		return new InvalidLockAnnotationException(description, attribute, value,
+				"cannot resolve the placeholder: " + why,
+				"Define the property, or give the placeholder a default, such as ${app.lease:30s}.", cause);
 	}
 
 	private static String describe(Class<?> userClass, Method method) {
