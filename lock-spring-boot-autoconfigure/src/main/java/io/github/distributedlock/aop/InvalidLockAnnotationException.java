@@ -14,16 +14,22 @@ public class InvalidLockAnnotationException extends DistributedLockException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The annotated method, such as {@code OrderService.pay(Order)}. */
 	private final String method;
 
+	/** The attribute at fault. */
 	private final String attribute;
 
+	/** The attribute's value as written. */
 	private final String value;
 
+	/** Why the value does not work. */
 	private final String reason;
 
+	/** How to fix it. */
 	private final String action;
 
+	/** The bean whose method carries the annotation, if known. */
 	private final @Nullable String beanName;
 
 	/**

@@ -29,7 +29,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * 60s, the default lease 30s), a single unanswered renewal stalls it past the lease, and the lock is lost while
  * its holder still runs. Reads the connection factory's configuration only; never connects to Redis.
  */
-final class DistributedLockStartupLogger implements ApplicationListener<ContextRefreshedEvent>, ApplicationContextAware {
+final class DistributedLockStartupLogger
+		implements ApplicationListener<ContextRefreshedEvent>, ApplicationContextAware {
 
 	static final String TIMEOUT_PROPERTY = "spring.data.redis.timeout";
 

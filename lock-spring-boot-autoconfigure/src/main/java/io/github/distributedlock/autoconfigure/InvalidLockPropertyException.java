@@ -11,10 +11,13 @@ public class InvalidLockPropertyException extends DistributedLockException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The property at fault, such as {@code distributed-lock.lease}. */
 	private final String property;
 
+	/** The value it was bound to. */
 	private final String value;
 
+	/** How to fix it. */
 	private final String action;
 
 	/**

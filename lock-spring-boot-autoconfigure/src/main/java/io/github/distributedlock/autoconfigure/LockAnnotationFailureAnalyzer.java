@@ -16,7 +16,8 @@ final class LockAnnotationFailureAnalyzer extends AbstractFailureAnalyzer<Invali
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidLockAnnotationException cause) {
-		String where = cause.getMethod() + ((cause.getBeanName() != null) ? " of bean '" + cause.getBeanName() + "'" : "");
+		String bean = cause.getBeanName();
+		String where = cause.getMethod() + ((bean != null) ? " of bean '" + bean + "'" : "");
 		String description = String.format("The @DistributedLock annotation on %s cannot work:%n%n"
 				+ "    Attribute: %s%n    Value: \"%s\"%n    Reason: %s%n", where, cause.getAttribute(),
 				cause.getValue(), cause.getReason());

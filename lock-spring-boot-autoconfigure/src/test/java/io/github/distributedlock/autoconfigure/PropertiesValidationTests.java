@@ -9,20 +9,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A {@code distributed-lock.*} value the library cannot use fails the startup while the properties are bound,
@@ -37,28 +31,12 @@ class PropertiesValidationTests {
 
 	@Test
 	void springBootPrintsOurReportRatherThanItsGeneralBindingOne(CapturedOutput output) {
-		SpringApplication application = new SpringApplication(Application.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
-		application.setDefaultProperties(Map.of("spring.data.redis.host", server.host(), "spring.data.redis.port",
-				server.port(), "distributed-lock.lease", "20ms"));
-		// leave the test JVM's logging as it is: the report goes to the console either way
-		System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
-		try {
-			assertThatThrownBy(application::run).hasRootCauseInstanceOf(InvalidLockPropertyException.class);
-		}
-		finally {
-			System.clearProperty(LoggingSystem.SYSTEM_PROPERTY);
-		}
+		Throwable failure = FailedStartup.run(Map.of("distributed-lock.lease", "20ms"));
+		assertThat(failure).hasRootCauseInstanceOf(InvalidLockPropertyException.class);
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("Invalid value of distributed-lock.lease")
 			.contains("Set distributed-lock.lease to at least 100ms")
 			.doesNotContain("Update your application's configuration");
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class })
-	static class Application {
-
 	}
 
 	@ParameterizedTest(name = "{0}={1}")

@@ -18,23 +18,17 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.aop.support.AopUtils;
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Every {@code @DistributedLock} is checked when the context starts: a mistake fails the startup with a
@@ -57,25 +51,25 @@ class StartupValidationTests {
 
 	static Stream<Arguments> mistakes() {
 		return Stream.of(
-				Arguments.of(SpelSyntaxError.class, "spelService", "SpelService.pay(String)", "key", "#id.",
+				Arguments.of(SpelService.class, "spelService", "SpelService.pay(String)", "key", "#id.",
 						"SpEL expression"),
-				Arguments.of(MalformedLease.class, "leaseService", "LeaseService.run()", "lease", "3 parsecs",
+				Arguments.of(LeaseService.class, "leaseService", "LeaseService.run()", "lease", "3 parsecs",
 						"\"30s\""),
-				Arguments.of(NegativeHoldAtLeast.class, "holdService", "HoldService.run()", "holdAtLeast", "-1s",
+				Arguments.of(HoldService.class, "holdService", "HoldService.run()", "holdAtLeast", "-1s",
 						"positive duration"),
-				Arguments.of(SkipOnInt.class, "countService", "CountService.count()", "onFailure", "SKIP",
+				Arguments.of(CountService.class, "countService", "CountService.count()", "onFailure", "SKIP",
 						"Return Integer or an Optional"),
-				Arguments.of(BlankKey.class, "blankService", "BlankService.run(String)", "key", " ",
+				Arguments.of(BlankService.class, "blankService", "BlankService.run(String)", "key", " ",
 						"leave key out"),
-				Arguments.of(UnresolvablePlaceholder.class, "placeholderService", "PlaceholderService.run()",
+				Arguments.of(PlaceholderService.class, "placeholderService", "PlaceholderService.run()",
 						"acquireTimeout", "${app.missing}", "default"));
 	}
 
 	@ParameterizedTest(name = "{3} = \"{4}\"")
 	@MethodSource("mistakes")
-	void aMistakeFailsTheStartupWithAReportNamingBeanMethodAttributeAndValue(Class<?> configuration,
+	<T> void aMistakeFailsTheStartupWithAReportNamingBeanMethodAttributeAndValue(Class<T> beanClass,
 			String beanName, String method, String attribute, String value, String fix) {
-		contextRunner().withUserConfiguration(configuration).run((context) -> {
+		contextRunner().withBean(beanName, beanClass).run((context) -> {
 			assertThat(context).hasFailed();
 			Throwable failure = context.getStartupFailure();
 			assertThat(failure).isInstanceOf(InvalidLockAnnotationException.class);
@@ -121,39 +115,12 @@ class StartupValidationTests {
 
 	@Test
 	void springBootPrintsTheReportWhenTheApplicationFailsToStart(CapturedOutput output) {
-		SpringApplication application = new SpringApplication(FailingApplication.class);
-		application.setWebApplicationType(WebApplicationType.NONE);
-		application.setDefaultProperties(
-				Map.of("spring.data.redis.host", server.host(), "spring.data.redis.port", server.port()));
-		// leave the test JVM's logging as it is: the report goes to the console either way
-		System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
-		try {
-			assertThatThrownBy(application::run).isInstanceOf(InvalidLockAnnotationException.class);
-		}
-		finally {
-			System.clearProperty(LoggingSystem.SYSTEM_PROPERTY);
-		}
+		assertThat(FailedStartup.run(Map.of(), MalformedLease.class))
+			.isInstanceOf(InvalidLockAnnotationException.class);
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("The @DistributedLock annotation on LeaseService.run() of bean 'leaseService' cannot work")
 			.contains("Value: \"3 parsecs\"")
 			.contains("Change lease of @DistributedLock on LeaseService.run().");
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class })
-	@Import(MalformedLease.class)
-	static class FailingApplication {
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class SpelSyntaxError {
-
-		@Bean
-		SpelService spelService() {
-			return new SpelService();
-		}
-
 	}
 
 	static class SpelService {
@@ -182,30 +149,10 @@ class StartupValidationTests {
 
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class NegativeHoldAtLeast {
-
-		@Bean
-		HoldService holdService() {
-			return new HoldService();
-		}
-
-	}
-
 	static class HoldService {
 
 		@DistributedLock(holdAtLeast = "-1s")
 		public void run() {
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class SkipOnInt {
-
-		@Bean
-		CountService countService() {
-			return new CountService();
 		}
 
 	}
@@ -219,30 +166,10 @@ class StartupValidationTests {
 
 	}
 
-	@Configuration(proxyBeanMethods = false)
-	static class BlankKey {
-
-		@Bean
-		BlankService blankService() {
-			return new BlankService();
-		}
-
-	}
-
 	static class BlankService {
 
 		@DistributedLock(key = { "#id", " " })
 		public void run(String id) {
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class UnresolvablePlaceholder {
-
-		@Bean
-		PlaceholderService placeholderService() {
-			return new PlaceholderService();
 		}
 
 	}
