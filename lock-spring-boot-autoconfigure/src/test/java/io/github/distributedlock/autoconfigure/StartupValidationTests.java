@@ -16,6 +16,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import reactor.core.publisher.Mono;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -103,14 +104,16 @@ class StartupValidationTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(CorrectApplication.lazyCreated).hasValue(0);
-				// pay, interfacePay, metaAnnotated, lazy run, and the asynchronous one
-				assertThat(context.getBean(LockAnnotationValidator.class).getValidatedMethodCount()).isEqualTo(5);
+				// pay, interfacePay, metaAnnotated, lazy run, and the two asynchronous ones
+				assertThat(context.getBean(LockAnnotationValidator.class).getValidatedMethodCount()).isEqualTo(6);
 				Payments payments = context.getBean(Payments.class);
 				assertThat(AopUtils.isAopProxy(payments)).isTrue();
 				assertThat(payments.pay("7")).isEqualTo("paid 7");
 			});
 		assertThat(output).contains("AsyncService.later()")
-			.contains("returns CompletableFuture: the lock is held only until the method returns");
+			.contains("returns CompletableFuture: the lock is held only until the method returns")
+			.contains("AsyncService.reactive() (bean 'asyncService') returns Mono")
+			.doesNotContain("OrderService.pay(String) (bean 'orderService') returns");
 	}
 
 	@Test
@@ -246,6 +249,11 @@ class StartupValidationTests {
 		@DistributedLock
 		public CompletableFuture<String> later() {
 			return CompletableFuture.completedFuture("done");
+		}
+
+		@DistributedLock
+		public Mono<String> reactive() {
+			return Mono.just("done");
 		}
 
 	}
