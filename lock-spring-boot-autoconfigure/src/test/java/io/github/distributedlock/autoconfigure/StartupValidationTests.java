@@ -113,7 +113,8 @@ class StartupValidationTests {
 		assertThat(output).contains("AsyncService.later()")
 			.contains("returns CompletableFuture: the lock is held only until the method returns")
 			.contains("AsyncService.reactive() (bean 'asyncService') returns Mono")
-			.doesNotContain("OrderService.pay(String) (bean 'orderService') returns");
+			.doesNotContain("OrderService.pay(String) (bean 'orderService') returns")
+			.contains("@DistributedLock on private method OrderService.helper (bean 'orderService') is never locked");
 	}
 
 	@Test
@@ -227,6 +228,10 @@ class StartupValidationTests {
 	}
 
 	static class OrderService {
+
+		@DistributedLock
+		private void helper() {
+		}
 
 		@DistributedLock(name = "order", key = "#orderId", lease = "10s", acquireTimeout = "0",
 				holdAtLeast = "1s", onFailure = OnLockFailure.SKIP)
