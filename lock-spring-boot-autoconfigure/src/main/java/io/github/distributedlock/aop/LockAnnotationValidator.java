@@ -1,6 +1,7 @@
 package io.github.distributedlock.aop;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Iterator;
@@ -32,9 +33,10 @@ import org.springframework.util.ReflectionUtils;
  * {@link LockOperationSource}, which keeps what it resolved for the interceptor.
  * <p>
  * Beans are not created for this: a bean not created yet ({@code @Lazy}, other scopes) is checked by its
- * predicted type, a created one by the class behind its proxy. Infrastructure beans are skipped. A method whose
- * return type completes later ({@link CompletionStage}, Reactor's {@code Mono} and {@code Flux}) is logged at
- * WARN: its lock is held only until the method returns, not until the result completes.
+ * predicted type, a created one by the class behind its proxy. Infrastructure beans are skipped. Logged at
+ * WARN: a method whose return type completes later ({@link CompletionStage}, Reactor's {@code Mono} and
+ * {@code Flux}), as its lock is held only until the method returns, not until the result completes; and a
+ * private or static method, which no proxy reaches, so it is never locked.
  * <p>
  * Runs once per context; its results are safe to read from any thread afterwards.
  */
@@ -122,6 +124,10 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 			if (!LockOperationSource.isAnnotated(method)) {
 				continue;
 			}
+			if (Modifier.isPrivate(method.getModifiers()) || Modifier.isStatic(method.getModifiers())) {
+				warnNeverLocked(beanName, type, method);
+				continue;
+			}
 			LockOperation operation;
 			try {
 				operation = this.operationSource.getOperation(method, type);
@@ -133,6 +139,12 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 				warnIfCompletedLater(beanName, operation);
 			}
 		}
+	}
+
+	private static void warnNeverLocked(String beanName, Class<?> type, Method method) {
+		logger.warn("@DistributedLock on " + (Modifier.isPrivate(method.getModifiers()) ? "private" : "static")
+				+ " method " + type.getSimpleName() + "." + method.getName() + " (bean '" + beanName
+				+ "') is never locked: only calls through the bean's proxy are, and they cannot reach it");
 	}
 
 	private static void warnIfCompletedLater(String beanName, LockOperation operation) {

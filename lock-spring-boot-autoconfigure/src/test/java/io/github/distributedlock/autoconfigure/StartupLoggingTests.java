@@ -16,8 +16,6 @@ import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,7 +53,7 @@ class StartupLoggingTests {
 
 	@Test
 	void oneInfoLineSaysWhereRedisIsAndTheDefaults(CapturedOutput output) {
-		contextRunner().withUserConfiguration(Annotated.class)
+		contextRunner().withBean(ShortLeaseService.class)
 			.withPropertyValues("distributed-lock.key-prefix=app:", "distributed-lock.acquire-timeout=250ms")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
@@ -90,21 +88,11 @@ class StartupLoggingTests {
 
 	@Test
 	void warnsWhenAnAnnotatedLeaseIsShorterThanThreeTimesTheTimeout(CapturedOutput output) {
-		contextRunner().withUserConfiguration(Annotated.class)
+		contextRunner().withBean(ShortLeaseService.class)
 			.withPropertyValues("spring.data.redis.timeout=2s")
 			.run((context) -> assertThat(context).hasNotFailed());
 		assertThat(output).contains(TIMEOUT_WARNING + " 2s (spring.data.redis.timeout = 2s)")
 			.contains("shortest lease (3s / 3 = 1s)");
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class Annotated {
-
-		@Bean
-		ShortLeaseService shortLeaseService() {
-			return new ShortLeaseService();
-		}
-
 	}
 
 	static class ShortLeaseService {

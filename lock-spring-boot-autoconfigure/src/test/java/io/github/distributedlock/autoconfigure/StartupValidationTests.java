@@ -119,10 +119,11 @@ class StartupValidationTests {
 
 	@Test
 	void springBootPrintsTheReportWhenTheApplicationFailsToStart(CapturedOutput output) {
-		assertThat(FailedStartup.run(Map.of(), MalformedLease.class))
+		assertThat(FailedStartup.run(Map.of(), LeaseService.class))
 			.isInstanceOf(InvalidLockAnnotationException.class);
 		assertThat(output).contains("APPLICATION FAILED TO START")
-			.contains("The @DistributedLock annotation on LeaseService.run() of bean 'leaseService' cannot work")
+			.contains("The @DistributedLock annotation on LeaseService.run() of bean '")
+			.contains("LeaseService' cannot work")
 			.contains("Value: \"3 parsecs\"")
 			.contains("Change lease of @DistributedLock on LeaseService.run().");
 	}
@@ -131,16 +132,6 @@ class StartupValidationTests {
 
 		@DistributedLock(key = "#id.")
 		public void pay(String id) {
-		}
-
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class MalformedLease {
-
-		@Bean
-		LeaseService leaseService() {
-			return new LeaseService();
 		}
 
 	}
