@@ -3,92 +3,95 @@ package io.github.distributedlock.aop;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
-import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.annotation.OnLockFailure;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
-import org.springframework.beans.factory.config.ConfigurableBeanFactory;
-import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.expression.BeanFactoryResolver;
-import org.springframework.context.expression.AnnotatedElementKey;
-import org.springframework.core.MethodClassKey;
-import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.EvaluationException;
-import org.springframework.expression.Expression;
-import org.springframework.expression.ParseException;
-import org.springframework.util.ClassUtils;
-import org.springframework.util.StringUtils;
 
 /**
  * Runs {@code @DistributedLock} methods under their lock: evaluates the key, acquires through the
  * {@link DistributedLockTemplate}, proceeds, and releases in a {@code finally}. The method's own exception
  * always propagates unchanged.
  * <p>
- * The annotation is looked up, its durations parsed and its key expressions parsed once per method and
- * target class; each call only evaluates the expressions. Bad input is reported as a
- * {@link DistributedLockException} naming the method and the expression or value, and the method does not
- * run: a SpEL syntax or evaluation error, a key that evaluates to {@code null} or blank, a malformed,
- * negative or too short duration, {@code onFailure = SKIP} on a method returning a primitive.
+ * The annotation is resolved and checked once per method and target class by a {@link LockOperationSource}
+ * (usually already at startup, by the {@link LockAnnotationValidator}); each call only evaluates the key
+ * expressions. Bad input is reported as a {@link DistributedLockException} naming the method and the expression
+ * or value, and the method does not run: an {@link InvalidLockAnnotationException} for an annotation that
+ * cannot work (see {@link LockOperationSource}), and a plain {@link DistributedLockException} for a key
+ * expression that fails or evaluates to {@code null} or blank. A call skipped by {@code onFailure = SKIP} is
+ * logged at DEBUG, with the method and the keys.
  * <p>
  * Thread-safe.
  */
 public class DistributedLockInterceptor implements MethodInterceptor, BeanFactoryAware {
 
+	private static final Log logger = LogFactory.getLog(DistributedLockInterceptor.class);
+
 	private final Supplier<DistributedLockTemplate> template;
+
+	private final LockOperationSource operationSource;
 
 	private final LockKeyEvaluator evaluator = new LockKeyEvaluator();
 
-	/** Resolved operations; a method without the annotation maps to {@link Optional#empty()}. */
-	private final Map<MethodClassKey, Optional<LockOperation>> operations = new ConcurrentHashMap<>(64);
-
-	private @Nullable BeanFactory beanFactory;
-
-	private @Nullable BeanFactoryResolver beanResolver;
+	private @Nullable BeanResolver beanResolver;
 
 	/**
-	 * Creates an interceptor on a template.
+	 * Creates an interceptor on a template, with an operation source of its own.
 	 * @param template the template that acquires and releases
 	 */
 	public DistributedLockInterceptor(DistributedLockTemplate template) {
 		Objects.requireNonNull(template, "template must not be null");
 		this.template = () -> template;
+		this.operationSource = new LockOperationSource();
 	}
 
 	/**
 	 * Creates an interceptor that looks its template up on first use, so that advisors created early by the
-	 * auto-proxy creator do not pull the Redis beans along.
+	 * auto-proxy creator do not pull the Redis beans along; with an operation source of its own.
 	 * @param template supplies the template; called on each invocation, so it should be cheap
 	 */
 	public DistributedLockInterceptor(Supplier<DistributedLockTemplate> template) {
+		this(template, new LockOperationSource());
+	}
+
+	/**
+	 * Creates an interceptor that looks its template up on first use and resolves annotations with a shared
+	 * operation source (the one the startup validator filled).
+	 * @param template supplies the template; called on each invocation, so it should be cheap
+	 * @param operationSource resolves and caches the methods' annotations
+	 */
+	public DistributedLockInterceptor(Supplier<DistributedLockTemplate> template,
+			LockOperationSource operationSource) {
 		this.template = Objects.requireNonNull(template, "template must not be null");
+		this.operationSource = Objects.requireNonNull(operationSource, "operationSource must not be null");
 	}
 
 	/**
 	 * Sets the bean factory that {@code @bean} references in key expressions and {@code ${...}} placeholders
-	 * in durations are resolved against.
+	 * in durations are resolved against (the latter by passing it on to the operation source).
 	 * @param beanFactory the bean factory
 	 */
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
-		this.beanFactory = beanFactory;
+		this.operationSource.setBeanFactory(beanFactory);
 		this.beanResolver = new BeanFactoryResolver(beanFactory);
 	}
 
@@ -104,9 +107,24 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 		List<LockDefinition> definitions = definitions(operation, invocation.getArguments(), target, targetClass);
 		DistributedLockTemplate lockTemplate = this.template.get();
 		if (operation.onFailure() == OnLockFailure.SKIP) {
-			return lockTemplate.tryExecuteAll(definitions, invocation::proceed, operation::skippedResult);
+			return lockTemplate.tryExecuteAll(definitions, invocation::proceed,
+					() -> skipped(operation, definitions, lockTemplate));
 		}
 		return lockTemplate.executeAll(definitions, invocation::proceed);
+	}
+
+	private static @Nullable Object skipped(LockOperation operation, List<LockDefinition> definitions,
+			DistributedLockTemplate lockTemplate) {
+		if (logger.isDebugEnabled()) {
+			Duration timeout = (operation.acquireTimeout() != null) ? operation.acquireTimeout()
+					: lockTemplate.getDefaultAcquireTimeout();
+			logger.debug("Skipped " + operation.description() + " (onFailure = SKIP): lock "
+					+ definitions.stream()
+						.map((definition) -> "'" + definition.key() + "'")
+						.collect(Collectors.joining(", "))
+					+ " not acquired within " + timeout.toMillis() + "ms");
+		}
+		return operation.skippedResult();
 	}
 
 	/**
@@ -114,77 +132,10 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 	 * @param method the called method
 	 * @param targetClass the class of the target bean
 	 * @return the operation, or {@code null} if the method has no {@code @DistributedLock}
-	 * @throws DistributedLockException if the annotation is invalid (not cached: every call reports it)
+	 * @throws InvalidLockAnnotationException if the annotation is invalid (not cached: every call reports it)
 	 */
 	@Nullable LockOperation getOperation(Method method, Class<?> targetClass) {
-		MethodClassKey cacheKey = new MethodClassKey(method, targetClass);
-		Optional<LockOperation> cached = this.operations.get(cacheKey);
-		if (cached == null) {
-			cached = Optional.ofNullable(buildOperation(method, targetClass));
-			this.operations.put(cacheKey, cached);
-		}
-		return cached.orElse(null);
-	}
-
-	private @Nullable LockOperation buildOperation(Method method, Class<?> targetClass) {
-		Method specificMethod = AopUtils.getMostSpecificMethod(method, targetClass);
-		DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(specificMethod, DistributedLock.class);
-		if (annotation == null && specificMethod != method) {
-			annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
-		}
-		if (annotation == null) {
-			return null;
-		}
-		Class<?> userClass = ClassUtils.getUserClass(targetClass);
-		String description = describe(userClass, specificMethod);
-		String name = resolve(annotation.name()).trim();
-		if (name.isEmpty()) {
-			name = userClass.getSimpleName() + "." + specificMethod.getName();
-		}
-		AnnotatedElementKey methodKey = new AnnotatedElementKey(specificMethod, targetClass);
-		List<String> keySources = List.of(annotation.key());
-		List<Expression> keys = new ArrayList<>(keySources.size());
-		for (String source : keySources) {
-			if (!StringUtils.hasText(source)) {
-				throw new DistributedLockException("Empty key expression in @DistributedLock on " + description
-						+ ": leave key() out to lock on the name alone");
-			}
-			try {
-				keys.add(this.evaluator.parse(source, methodKey));
-			}
-			catch (ParseException ex) {
-				throw new DistributedLockException("Invalid key expression '" + source + "' in @DistributedLock on "
-						+ description + ": " + ex.getMessage(), ex);
-			}
-		}
-		Duration lease = parseDuration(annotation.lease(), "lease", description);
-		Duration acquireTimeout = parseDuration(annotation.acquireTimeout(), "acquireTimeout", description);
-		if (lease != null) {
-			try {
-				LockDefinition.checkLease(lease, annotation.autoRenew(), "lease '" + annotation.lease()
-						+ "' in @DistributedLock on " + description);
-			}
-			catch (IllegalArgumentException ex) {
-				throw new DistributedLockException(ex.getMessage(), ex);
-			}
-		}
-		if (acquireTimeout != null && acquireTimeout.isNegative()) {
-			throw new DistributedLockException("The acquireTimeout '" + annotation.acquireTimeout()
-					+ "' in @DistributedLock on " + description + " must not be negative");
-		}
-		Duration holdAtLeast = parseDuration(annotation.holdAtLeast(), "holdAtLeast", description);
-		if (holdAtLeast != null && holdAtLeast.isNegative()) {
-			throw new DistributedLockException("The holdAtLeast '" + annotation.holdAtLeast()
-					+ "' in @DistributedLock on " + description + " must not be negative");
-		}
-		if (annotation.onFailure() == OnLockFailure.SKIP && specificMethod.getReturnType().isPrimitive()
-				&& specificMethod.getReturnType() != void.class) {
-			throw new DistributedLockException("@DistributedLock(onFailure = SKIP) on " + description
-					+ " cannot skip a method that returns " + specificMethod.getReturnType().getName()
-					+ ": return a wrapper type or Optional, or use THROW");
-		}
-		return new LockOperation(description, specificMethod, methodKey, name, keySources, List.copyOf(keys),
-				annotation.type(), lease, acquireTimeout, annotation.autoRenew(), annotation.onFailure(), holdAtLeast);
+		return this.operationSource.getOperation(method, targetClass);
 	}
 
 	private List<LockDefinition> definitions(LockOperation operation, Object[] args, @Nullable Object target,
@@ -223,41 +174,6 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 	private static LockDefinition definition(LockOperation operation, String key) {
 		return new LockDefinition(key, operation.type(), operation.lease(), operation.acquireTimeout(),
 				operation.autoRenew(), operation.holdAtLeast());
-	}
-
-	private @Nullable Duration parseDuration(String value, String attribute, String description) {
-		String resolved = resolve(value).trim();
-		if (resolved.isEmpty()) {
-			return null;
-		}
-		try {
-			return DurationStyle.detectAndParse(resolved);
-		}
-		catch (RuntimeException ex) {
-			throw new DistributedLockException("Malformed " + attribute + " '" + value + "'"
-					+ (resolved.equals(value) ? "" : " (resolved to '" + resolved + "')") + " in @DistributedLock on "
-					+ description + ": use a duration such as \"500ms\", \"30s\" or \"PT1M\"", ex);
-		}
-	}
-
-	private String resolve(String value) {
-		if (this.beanFactory instanceof ConfigurableBeanFactory configurable && value.contains("${")) {
-			try {
-				String resolved = configurable.resolveEmbeddedValue(value);
-				return (resolved != null) ? resolved : value;
-			}
-			catch (IllegalArgumentException ex) {
-				throw new DistributedLockException("Cannot resolve placeholder in '" + value + "': " + ex.getMessage(),
-						ex);
-			}
-		}
-		return value;
-	}
-
-	private static String describe(Class<?> userClass, Method method) {
-		return userClass.getSimpleName() + "." + method.getName() + Arrays.stream(method.getParameterTypes())
-			.map(Class::getSimpleName)
-			.collect(Collectors.joining(", ", "(", ")"));
 	}
 
 }

@@ -27,11 +27,12 @@ import org.springframework.expression.Expression;
  * @param acquireTimeout the acquire timeout, or {@code null} for the template's default
  * @param autoRenew whether the lease is renewed
  * @param onFailure what to do when not acquired
- * @param holdAtLeast the minimum hold, or {@code null} for none
+ * @param holdAtLeast the minimum hold (zero or positive), or {@code null} for none
  */
 record LockOperation(String description, Method method, AnnotatedElementKey methodKey, String name,
 		List<String> keySources, List<Expression> keys, LockType type, @Nullable Duration lease,
-		@Nullable Duration acquireTimeout, boolean autoRenew, OnLockFailure onFailure, @Nullable Duration holdAtLeast) {
+		@Nullable Duration acquireTimeout, boolean autoRenew, OnLockFailure onFailure,
+		@Nullable Duration holdAtLeast) {
 
 	/**
 	 * What a skipped call returns: an empty {@link Optional} for methods declared to return one, else

@@ -1,5 +1,6 @@
 /**
- * The {@code @DistributedLock} method interceptor, its advisor and SpEL key evaluation.
+ * The {@code @DistributedLock} method interceptor, its advisor, SpEL key evaluation, and the checks of the
+ * annotation (at each call and, for every bean, at startup).
  */
 @NullMarked
 package io.github.distributedlock.aop;

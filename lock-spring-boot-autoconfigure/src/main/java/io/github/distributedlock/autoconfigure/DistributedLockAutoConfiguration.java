@@ -2,6 +2,8 @@ package io.github.distributedlock.autoconfigure;
 
 import io.github.distributedlock.aop.DistributedLockAdvisor;
 import io.github.distributedlock.aop.DistributedLockInterceptor;
+import io.github.distributedlock.aop.LockAnnotationValidator;
+import io.github.distributedlock.aop.LockOperationSource;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.redis.RedisLockClient;
@@ -30,8 +32,10 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 /**
  * Auto-configuration of distributed locks on Redis: a {@link RedisLockClient} on the application's
  * {@link RedisConnectionFactory}, a {@link DistributedLockTemplate}, and the advisor that runs
- * {@code @DistributedLock} methods under their lock. Every bean backs off when the application defines its
- * own; {@code distributed-lock.enabled=false} turns it all off.
+ * {@code @DistributedLock} methods under their lock. At startup every {@code @DistributedLock} is checked
+ * (a mistake fails the startup, reported by {@link LockAnnotationFailureAnalyzer}), and one INFO line says how
+ * the locks are set up. Every bean backs off when the application defines its own;
+ * {@code distributed-lock.enabled=false} turns it all off.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass({ RedisConnectionFactory.class, RedisMessageListenerContainer.class })
@@ -54,9 +58,18 @@ public final class DistributedLockAutoConfiguration {
 		return new DistributedLockTemplate(lockClient, properties.getLease(), properties.getAcquireTimeout());
 	}
 
+	@Bean
+	@ConditionalOnBean(DistributedLockTemplate.class)
+	DistributedLockStartupLogger distributedLockStartupLogger(DistributedLockTemplate distributedLockTemplate,
+			ObjectProvider<RedisConnectionFactory> connectionFactory, ObjectProvider<LockAnnotationValidator> validator,
+			Environment environment) {
+		return new DistributedLockStartupLogger(distributedLockTemplate, connectionFactory, validator, environment);
+	}
+
 	/**
-	 * The advisor and its interceptor. Advisors are created early, by the auto-proxy creator, so they reach
-	 * the template lazily instead of creating the Redis beans with them.
+	 * The advisor, its interceptor, and the startup check of every {@code @DistributedLock}, which share one
+	 * {@link LockOperationSource}. Advisors are created early, by the auto-proxy creator, so they reach the
+	 * template lazily instead of creating the Redis beans with them.
 	 */
 	@Configuration(proxyBeanMethods = false)
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -66,8 +79,24 @@ public final class DistributedLockAutoConfiguration {
 		@Bean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		@ConditionalOnMissingBean
-		static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<DistributedLockTemplate> template) {
-			return new DistributedLockInterceptor(template::getObject);
+		static LockOperationSource distributedLockOperationSource() {
+			return new LockOperationSource();
+		}
+
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		@ConditionalOnMissingBean
+		static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<DistributedLockTemplate> template,
+				LockOperationSource distributedLockOperationSource) {
+			return new DistributedLockInterceptor(template::getObject, distributedLockOperationSource);
+		}
+
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		@ConditionalOnMissingBean
+		static LockAnnotationValidator distributedLockAnnotationValidator(
+				LockOperationSource distributedLockOperationSource) {
+			return new LockAnnotationValidator(distributedLockOperationSource);
 		}
 
 		@Bean

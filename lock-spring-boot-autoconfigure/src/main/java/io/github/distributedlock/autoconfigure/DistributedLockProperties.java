@@ -1,12 +1,16 @@
 package io.github.distributedlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.Objects;
+
+import io.github.distributedlock.core.LockDefinition;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * Configuration of distributed locks, under {@code distributed-lock}. Durations take the usual Spring Boot
- * forms ({@code 500ms}, {@code 30s}, {@code PT1M}; a bare number is milliseconds).
+ * forms ({@code 500ms}, {@code 30s}, {@code PT1M}; a bare number is milliseconds). The setters check the
+ * values, so a property the library cannot use fails the binding with an {@link InvalidLockPropertyException}.
  */
 @ConfigurationProperties("distributed-lock")
 public class DistributedLockProperties {
@@ -88,9 +92,19 @@ public class DistributedLockProperties {
 
 	/**
 	 * Sets the lease of locks that set none.
-	 * @param lease the lease; at least 100 ms, checked when the template is created
+	 * @param lease the lease; at least {@link LockDefinition#MIN_RENEWABLE_LEASE} (100 ms), as it is renewed
+	 * @throws InvalidLockPropertyException if the lease is shorter; the message names the property
 	 */
 	public void setLease(Duration lease) {
+		Objects.requireNonNull(lease, "lease must not be null");
+		try {
+			LockDefinition.checkLease(lease, true, "default lease (distributed-lock.lease)");
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidLockPropertyException("distributed-lock.lease", lease, ex.getMessage(),
+					"Set distributed-lock.lease to at least " + LockDefinition.MIN_RENEWABLE_LEASE.toMillis()
+							+ "ms (the watchdog renews a lease every third of it), such as 30s.");
+		}
 		this.lease = lease;
 	}
 
@@ -105,8 +119,16 @@ public class DistributedLockProperties {
 	/**
 	 * Sets how long to wait for locks that set no acquire timeout.
 	 * @param acquireTimeout the timeout; zero tries once; not negative
+	 * @throws InvalidLockPropertyException if the timeout is negative
 	 */
 	public void setAcquireTimeout(Duration acquireTimeout) {
+		Objects.requireNonNull(acquireTimeout, "acquireTimeout must not be null");
+		if (acquireTimeout.isNegative()) {
+			throw new InvalidLockPropertyException("distributed-lock.acquire-timeout", acquireTimeout,
+					"The default acquire timeout (distributed-lock.acquire-timeout) must not be negative, was "
+							+ acquireTimeout,
+					"Set distributed-lock.acquire-timeout to 0 (try once) or a positive duration, such as 5s.");
+		}
 		this.acquireTimeout = acquireTimeout;
 	}
 

@@ -1,0 +1,111 @@
+package io.github.distributedlock.autoconfigure;
+
+import io.github.distributedlock.annotation.DistributedLock;
+import io.github.distributedlock.redis.RedisLockClient;
+import io.github.distributedlock.test.RedisServer;
+import io.github.distributedlock.test.SharedRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What the library logs at startup: one INFO line with the setup, and a WARN when the Redis command timeout
+ * is not below a third of the shortest lease.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class StartupLoggingTests {
+
+	private static final RedisServer server = SharedRedis.server();
+
+	private static final String LOGGER = DistributedLockStartupLogger.class.getName();
+
+	private static final String TIMEOUT_WARNING = "The Redis command timeout is";
+
+	private final LoggingSystem loggingSystem = LoggingSystem.get(getClass().getClassLoader());
+
+	@BeforeEach
+	void logInfo() {
+		this.loggingSystem.setLogLevel(LOGGER, LogLevel.INFO);
+	}
+
+	@AfterEach
+	void resetLogLevel() {
+		this.loggingSystem.setLogLevel(LOGGER, null);
+	}
+
+	private ApplicationContextRunner contextRunner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port());
+	}
+
+	@Test
+	void oneInfoLineSaysWhereRedisIsAndTheDefaults(CapturedOutput output) {
+		contextRunner().withBean(ShortLeaseService.class)
+			.withPropertyValues("distributed-lock.key-prefix=app:", "distributed-lock.acquire-timeout=250ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				String clientId = context.getBean(RedisLockClient.class).getClientId();
+				assertThat(output.getOut().lines().filter((line) -> line.contains("Distributed locks on Redis")))
+					.singleElement()
+					.asString()
+					.contains("INFO")
+					.contains("Redis " + server.host() + ":" + server.port())
+					.contains("key prefix 'app:'")
+					.contains("default lease 30s")
+					.contains("acquire timeout 250ms")
+					.contains("client id " + clientId)
+					.contains("@DistributedLock methods checked: 2");
+			});
+	}
+
+	@Test
+	void warnsWhenTheCommandTimeoutIsUnset(CapturedOutput output) {
+		contextRunner().run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).contains(TIMEOUT_WARNING + " 60s (spring.data.redis.timeout is not set)")
+			.contains("shortest lease (30s / 3 = 10s)")
+			.contains("Set spring.data.redis.timeout below 10s, such as 2s");
+	}
+
+	@Test
+	void doesNotWarnWhenTheCommandTimeoutIsBelowAThirdOfTheLease(CapturedOutput output) {
+		contextRunner().withPropertyValues("spring.data.redis.timeout=9s")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).contains("Distributed locks on Redis").doesNotContain(TIMEOUT_WARNING);
+	}
+
+	@Test
+	void warnsWhenAnAnnotatedLeaseIsShorterThanThreeTimesTheTimeout(CapturedOutput output) {
+		contextRunner().withBean(ShortLeaseService.class)
+			.withPropertyValues("spring.data.redis.timeout=2s")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).contains(TIMEOUT_WARNING + " 2s (spring.data.redis.timeout = 2s)")
+			.contains("shortest lease (3s / 3 = 1s)");
+	}
+
+	static class ShortLeaseService {
+
+		@DistributedLock(lease = "3s")
+		public void run() {
+		}
+
+		// a hard lease is not renewed, so the command timeout does not matter for it
+		@DistributedLock(lease = "150ms", autoRenew = false)
+		public void hard() {
+		}
+
+	}
+
+}
