@@ -341,7 +341,8 @@ class RedisLockClientTests {
 		ExecutorService pool = Executors.newFixedThreadPool(3);
 		Lock lock = this.template.getLock(this.key);
 		try (LockHolder holder = new LockHolder(lock)) {
-			Future<Boolean> timesOut = pool.submit(() -> lock.tryLock(300, TimeUnit.MILLISECONDS));
+			// long enough that it is still queued when the patient waiter joins, also on a loaded machine
+			Future<Boolean> timesOut = pool.submit(() -> lock.tryLock(2, TimeUnit.SECONDS));
 			Future<?> interrupted = pool.submit(() -> {
 				lock.lockInterruptibly();
 				lock.unlock();
