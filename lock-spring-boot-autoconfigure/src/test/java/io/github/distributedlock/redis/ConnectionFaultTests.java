@@ -111,7 +111,9 @@ class ConnectionFaultTests {
 		try (TcpProxy proxy = new TcpProxy(server.host(), server.port())) {
 			proxy.latency(Duration.ofMillis(5));
 			String prefix = "latency-" + UUID.randomUUID() + ":";
-			application(proxy.port(), "distributed-lock.key-prefix=" + prefix).run((context) -> {
+			// a command timeout above the round trips of a loaded machine: a renewal is late, not failed
+			application(proxy.port(), "distributed-lock.key-prefix=" + prefix, "spring.data.redis.timeout=2s")
+				.run((context) -> {
 				RedisLockClient client = context.getBean(RedisLockClient.class);
 				int threads = 20;
 				int locksPerThread = 50;
@@ -190,7 +192,9 @@ class ConnectionFaultTests {
 				assertThatThrownBy(() -> cutOffClient.release(key, LockType.REENTRANT))
 					.isInstanceOf(LockLostException.class);
 				// what the one cut off sent during the partition and after it changed nothing of the new holder's
-				assertThat(server.admin().hgetall(otherClient.redisKey(key))).containsOnlyKeys(otherOwner);
+				String cutOffOwner = cutOffClient.getClientId() + ":" + Thread.currentThread().getId();
+				assertThat(server.admin().hgetall(otherClient.redisKey(key))).containsEntry(otherOwner, "1")
+					.doesNotContainKey(cutOffOwner);
 				assertThat(server.admin().pttl(otherClient.redisKey(key))).isGreaterThan(20_000);
 				assertThat(succession.holders()).containsExactly("instance behind the partition", "other instance");
 				System.out.println("[faults] partition: lock with a 1 s lease taken over by another instance after "
