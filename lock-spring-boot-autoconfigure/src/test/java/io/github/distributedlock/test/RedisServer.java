@@ -225,6 +225,26 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	/**
+	 * Waits until the TTL of a key on this server grows between two looks 100 ms apart: only a renewal of
+	 * the lease does that.
+	 * @param redisKey the key
+	 * @param atMost how long to wait; more than the renewal period of the lease
+	 * @throws org.awaitility.core.ConditionTimeoutException if the TTL did not grow in time
+	 */
+	public void awaitRenewal(String redisKey, Duration atMost) {
+		long[] last = { admin().pttl(redisKey) };
+		Awaitility.await("a renewal of " + redisKey + " on port " + this.port)
+			.atMost(atMost)
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> {
+				long ttl = admin().pttl(redisKey);
+				boolean grew = ttl > last[0] + 50;
+				last[0] = ttl;
+				return grew;
+			});
+	}
+
+	/**
 	 * Runs {@code redis-cli} against this server, such as {@code --cluster create}.
 	 * @param args the arguments after {@code -h host -p port}
 	 * @return what it printed
