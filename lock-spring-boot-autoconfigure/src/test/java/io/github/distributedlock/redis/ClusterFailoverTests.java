@@ -23,9 +23,10 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static io.github.distributedlock.test.LockApplications.client;
+import static io.github.distributedlock.test.LockApplications.template;
+import static io.github.distributedlock.test.LockApplications.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -189,18 +190,6 @@ class ClusterFailoverTests {
 
 	private static long millis(long nanos) {
 		return TimeUnit.NANOSECONDS.toMillis(nanos);
-	}
-
-	private static RedisLockClient client(AssertableApplicationContext context) {
-		return context.getBean(RedisLockClient.class);
-	}
-
-	private static DistributedLockTemplate template(AssertableApplicationContext context) {
-		return context.getBean(DistributedLockTemplate.class);
-	}
-
-	private static StringRedisTemplate redis(AssertableApplicationContext context) {
-		return new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
 	}
 
 	/**

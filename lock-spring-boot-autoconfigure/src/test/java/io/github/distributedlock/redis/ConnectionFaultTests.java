@@ -21,11 +21,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static io.github.distributedlock.test.LockApplications.template;
+import static io.github.distributedlock.test.LockApplications.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -255,14 +254,6 @@ class ConnectionFaultTests {
 		long start = System.nanoTime();
 		assertThatThrownBy(action::run).isInstanceOf(expected);
 		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-	}
-
-	private static DistributedLockTemplate template(AssertableApplicationContext context) {
-		return context.getBean(DistributedLockTemplate.class);
-	}
-
-	private static StringRedisTemplate redis(AssertableApplicationContext context) {
-		return new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
 	}
 
 }

@@ -21,9 +21,10 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
+import static io.github.distributedlock.test.LockApplications.client;
+import static io.github.distributedlock.test.LockApplications.template;
+import static io.github.distributedlock.test.LockApplications.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -161,18 +162,6 @@ class SentinelFailoverTests {
 
 	private static long millis(long nanos) {
 		return TimeUnit.NANOSECONDS.toMillis(nanos);
-	}
-
-	private static RedisLockClient client(AssertableApplicationContext context) {
-		return context.getBean(RedisLockClient.class);
-	}
-
-	private static DistributedLockTemplate template(AssertableApplicationContext context) {
-		return context.getBean(DistributedLockTemplate.class);
-	}
-
-	private static StringRedisTemplate redis(AssertableApplicationContext context) {
-		return new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
 	}
 
 }

@@ -1,11 +1,15 @@
 package io.github.distributedlock.test;
 
 import io.github.distributedlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.redis.RedisLockClient;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Spring Boot applications with the library, as users run them: Spring Boot's Redis auto-configuration and
@@ -30,10 +34,43 @@ public final class LockApplications {
 			.withPropertyValues(properties);
 	}
 
+	/**
+	 * Returns the lock client of a running instance.
+	 * @param instance the application
+	 * @return its {@link RedisLockClient}
+	 */
+	public static RedisLockClient client(AssertableApplicationContext instance) {
+		return instance.getBean(RedisLockClient.class);
+	}
+
+	/**
+	 * Returns the lock template of a running instance.
+	 * @param instance the application
+	 * @return its {@link DistributedLockTemplate}
+	 */
+	public static DistributedLockTemplate template(AssertableApplicationContext instance) {
+		return instance.getBean(DistributedLockTemplate.class);
+	}
+
+	/**
+	 * Returns a string template on the Redis connections of a running instance.
+	 * @param instance the application
+	 * @return a new template on its {@link RedisConnectionFactory}
+	 */
+	public static StringRedisTemplate redis(AssertableApplicationContext instance) {
+		return new StringRedisTemplate(instance.getBean(RedisConnectionFactory.class));
+	}
+
 	/** Work with two running instances of one application. */
 	@FunctionalInterface
 	public interface TwoInstances {
 
+		/**
+		 * Works with both instances.
+		 * @param first the first instance
+		 * @param second the second instance
+		 * @throws Throwable the test's failure
+		 */
 		void accept(AssertableApplicationContext first, AssertableApplicationContext second) throws Throwable;
 
 	}
