@@ -1,6 +1,7 @@
 package io.github.distributedlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.github.distributedlock.core.DistributedLockException;
@@ -9,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -64,13 +66,70 @@ final class ScriptExecutor {
 		throw noResult(action, key, result);
 	}
 
-	private @Nullable Object eval(RedisScript<Long> script, ReturnType type, String redisKey, String action, String key,
-			String... args) {
+	/**
+	 * Runs scripts that return an integer, each on its own key, in one pipeline: one round trip for all of them
+	 * instead of one each, so that the watchdog renews a thousand locks over a slow network within their
+	 * leases. A script that Redis does not know yet (NOSCRIPT) is run again on its own, with EVAL.
+	 * @param calls the scripts to run
+	 * @return for each call, in the same order, its result or its failure; never throws for a failed call
+	 */
+	List<Outcome> runAll(List<Call> calls) {
+		List<Object> results;
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.openPipeline();
+			for (Call call : calls) {
+				connection.scriptingCommands()
+					.evalSha(call.script().getSha1(), ReturnType.INTEGER, 1, keysAndArgs(call.redisKey(), call.args()));
+			}
+			try {
+				results = connection.closePipeline();
+			}
+			catch (RedisPipelineException ex) {
+				// some calls failed: the others' results are still there, the failures in their places
+				results = ex.getPipelineResult();
+			}
+		}
+		catch (DataAccessException ex) {
+			DistributedLockException failure = new DistributedLockException(
+					"Could not run " + calls.size() + " lock scripts in Redis: " + ex.getMessage(), ex);
+			return calls.stream().map((call) -> new Outcome(0, failure)).toList();
+		}
+		List<Outcome> outcomes = new ArrayList<>(calls.size());
+		for (int i = 0; i < calls.size(); i++) {
+			Call call = calls.get(i);
+			Object result = (i < results.size()) ? results.get(i) : null;
+			if (result instanceof Long value) {
+				outcomes.add(new Outcome(value, null));
+			}
+			else if (result instanceof Throwable failure && !isNoScript(failure)) {
+				outcomes.add(new Outcome(0, new DistributedLockException("Could not " + call.action() + " lock '"
+						+ call.key() + "' in Redis: " + failure.getMessage(), failure)));
+			}
+			else {
+				try {
+					outcomes.add(new Outcome(run(call.script(), call.redisKey(), call.action(), call.key(), call.args()),
+							null));
+				}
+				catch (DistributedLockException ex) {
+					outcomes.add(new Outcome(0, ex));
+				}
+			}
+		}
+		return outcomes;
+	}
+
+	private static byte[][] keysAndArgs(String redisKey, String... args) {
 		byte[][] keysAndArgs = new byte[1 + args.length][];
 		keysAndArgs[0] = redisKey.getBytes(StandardCharsets.UTF_8);
 		for (int i = 0; i < args.length; i++) {
 			keysAndArgs[i + 1] = args[i].getBytes(StandardCharsets.UTF_8);
 		}
+		return keysAndArgs;
+	}
+
+	private @Nullable Object eval(RedisScript<Long> script, ReturnType type, String redisKey, String action, String key,
+			String... args) {
+		byte[][] keysAndArgs = keysAndArgs(redisKey, args);
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			try {
 				return connection.scriptingCommands().evalSha(script.getSha1(), type, 1, keysAndArgs);
@@ -111,6 +170,25 @@ final class ScriptExecutor {
 	 * @param token the second: a fencing token, or 0
 	 */
 	record Pair(long result, long token) {
+	}
+
+	/**
+	 * One script to run in a pipeline ({@link #runAll(List)}).
+	 * @param script the script
+	 * @param redisKey its one key
+	 * @param action what it does, for the error message
+	 * @param key the lock key, for the error message
+	 * @param args its arguments
+	 */
+	record Call(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
+	}
+
+	/**
+	 * What one script of a pipeline returned, or why it failed.
+	 * @param result the script's result; 0 if it failed
+	 * @param failure why it failed, or {@code null} if it ran
+	 */
+	record Outcome(long result, @Nullable DistributedLockException failure) {
 	}
 
 }

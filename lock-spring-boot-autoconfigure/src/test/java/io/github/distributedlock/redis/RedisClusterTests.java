@@ -5,11 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReadWriteLock;
 
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.test.RedisServer;
@@ -96,42 +92,9 @@ class RedisClusterTests {
 				String key = "cluster:" + UUID.randomUUID();
 				assertThat(a.execute(key, () -> a.execute(key, () -> redis.hasKey("lock:" + key)))).isTrue();
 				assertThat(redis.hasKey("lock:" + key)).isFalse();
-				assertThat(readerReleaseWakesWriter(a, b, key)).isLessThan(Duration.ofSeconds(3));
+				assertThat(ReleaseWakeups.readerReleaseWakesWriter(a, b, key, redis)).isLessThan(Duration.ofSeconds(3));
 				assertThat(redis.hasKey("lock:" + key)).isFalse();
 			}
-		}
-	}
-
-	/**
-	 * A reader on one instance, a writer waiting on the other; returns how long the writer took after the
-	 * release. The reader's lease is 30 s, so only the release notification brings the writer in quickly.
-	 */
-	private static Duration readerReleaseWakesWriter(DistributedLockTemplate a, DistributedLockTemplate b, String key)
-			throws Exception {
-		ReadWriteLock reader = a.getReadWriteLock(key);
-		reader.readLock().lock();
-		ExecutorService pool = Executors.newSingleThreadExecutor();
-		try {
-			Future<Long> writer = pool.submit(() -> {
-				ReadWriteLock lock = b.getReadWriteLock(key);
-				if (!lock.writeLock().tryLock(10, TimeUnit.SECONDS)) {
-					return -1L;
-				}
-				long acquiredAt = System.nanoTime();
-				lock.writeLock().unlock();
-				return acquiredAt;
-			});
-			Awaitility.await()
-				.atMost(Duration.ofSeconds(5))
-				.until(() -> ((RedisLockClient) b.getClient()).waitingKeys() == 1);
-			long releasedAt = System.nanoTime();
-			reader.readLock().unlock();
-			long acquiredAt = writer.get(15, TimeUnit.SECONDS);
-			assertThat(acquiredAt).isPositive();
-			return Duration.ofNanos(acquiredAt - releasedAt);
-		}
-		finally {
-			pool.shutdownNow();
 		}
 	}
 

@@ -13,9 +13,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
@@ -31,6 +38,10 @@ public final class RedisServer implements AutoCloseable {
 
 	private static final String HOST = "127.0.0.1";
 
+	private static final String CONFIG_FILE = "redis.conf";
+
+	private static @Nullable RedisClient adminClient;
+
 	private final int port;
 
 	private final List<String> extraArgs;
@@ -40,6 +51,8 @@ public final class RedisServer implements AutoCloseable {
 	private Process process;
 
 	private final GenericContainer<?> container;
+
+	private @Nullable StatefulRedisConnection<String, String> admin;
 
 	private RedisServer(int port, List<String> extraArgs, Process process, Path dir) {
 		this.port = port;
@@ -62,12 +75,42 @@ public final class RedisServer implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static RedisServer start(String... extraArgs) {
-		if (redisServerOnPath() != null) {
+		return start(null, extraArgs);
+	}
+
+	/**
+	 * Starts a {@code redis-server} process from a configuration file, waiting until it answers PING; a
+	 * Sentinel, for instance, needs one it can rewrite. Needs {@code redis-server} on PATH.
+	 * @param config the lines of the configuration file, written to the server's own directory
+	 * @param extraArgs further {@code redis-server} arguments, such as {@code "--sentinel"}
+	 * @return the running server
+	 * @throws org.opentest4j.TestAbortedException if no {@code redis-server} is on PATH
+	 */
+	public static RedisServer startWithConfig(String config, String... extraArgs) {
+		assumeOnPath();
+		return start(config, extraArgs);
+	}
+
+	/**
+	 * Skips the calling test unless {@code redis-server} and {@code redis-cli} are on PATH: killing,
+	 * freezing and clustering processes needs them.
+	 * @throws org.opentest4j.TestAbortedException if either is missing
+	 */
+	public static void assumeOnPath() {
+		Assumptions.assumeTrue(onPath("redis-server") != null && onPath("redis-cli") != null,
+				"redis-server and redis-cli (Debian package redis-server) on PATH");
+	}
+
+	private static RedisServer start(@Nullable String config, String... extraArgs) {
+		if (onPath("redis-server") != null) {
 			IOException last = null;
 			for (int attempt = 0; attempt < 5; attempt++) {
 				try {
 					int port = freePort();
 					Path dir = Files.createTempDirectory("redis-" + port);
+					if (config != null) {
+						Files.writeString(dir.resolve(CONFIG_FILE), config);
+					}
 					Process process = launch(port, List.of(extraArgs), dir);
 					if (awaitPing(port, Duration.ofSeconds(10))) {
 						return new RedisServer(port, List.of(extraArgs), process, dir);
@@ -117,6 +160,7 @@ public final class RedisServer implements AutoCloseable {
 	 */
 	public void kill() {
 		requireProcess();
+		closeAdmin();
 		this.process.destroyForcibly();
 		try {
 			this.process.waitFor();
@@ -124,6 +168,123 @@ public final class RedisServer implements AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	/**
+	 * Tells whether the server process runs (it may be frozen).
+	 * @return {@code false} once killed and not restarted
+	 */
+	public boolean isAlive() {
+		return this.process != null && this.process.isAlive();
+	}
+
+	/**
+	 * Freezes the server with SIGSTOP: connections stay open, nothing is answered, as in a long stall.
+	 * {@link #resume()} lets it go on.
+	 */
+	public void freeze() {
+		signal("STOP");
+	}
+
+	/**
+	 * Lets a {@linkplain #freeze() frozen} server go on (SIGCONT).
+	 */
+	public void resume() {
+		signal("CONT");
+	}
+
+	private void signal(String signal) {
+		requireProcess();
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(this.process.pid())).start();
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("kill -" + signal + " " + this.process.pid() + " failed");
+			}
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/**
+	 * Returns the synchronous Lettuce commands of one connection to this server, opened on first use and
+	 * closed with the server: for the tests' own administration (CLIENT KILL, INFO, CLUSTER ...), never for
+	 * the locks under test. The connection reconnects after a restart; its command timeout is 5 s.
+	 * @return the commands; share them between threads only with care (one connection)
+	 */
+	public synchronized RedisCommands<String, String> admin() {
+		if (this.admin == null) {
+			RedisURI uri = RedisURI.create(host(), this.port);
+			uri.setTimeout(Duration.ofSeconds(5));
+			this.admin = adminClient().connect(uri);
+		}
+		return this.admin.sync();
+	}
+
+	/**
+	 * Waits until the TTL of a key on this server grows between two looks 100 ms apart: only a renewal of
+	 * the lease does that.
+	 * @param redisKey the key
+	 * @param atMost how long to wait; more than the renewal period of the lease
+	 * @throws org.awaitility.core.ConditionTimeoutException if the TTL did not grow in time
+	 */
+	public void awaitRenewal(String redisKey, Duration atMost) {
+		long[] last = { admin().pttl(redisKey) };
+		Awaitility.await("a renewal of " + redisKey + " on port " + this.port)
+			.atMost(atMost)
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> {
+				long ttl = admin().pttl(redisKey);
+				boolean grew = ttl > last[0] + 50;
+				last[0] = ttl;
+				return grew;
+			});
+	}
+
+	/**
+	 * Runs {@code redis-cli} against this server, such as {@code --cluster create}.
+	 * @param args the arguments after {@code -h host -p port}
+	 * @return what it printed
+	 * @throws IllegalStateException if it failed or took longer than a minute
+	 */
+	public String cli(String... args) {
+		List<String> command = new ArrayList<>(List.of("redis-cli", "-h", host(), "-p", Integer.toString(this.port)));
+		command.addAll(List.of(args));
+		try {
+			Process cli = new ProcessBuilder(command).redirectErrorStream(true).start();
+			String output = new String(cli.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			if (!cli.waitFor(60, TimeUnit.SECONDS) || cli.exitValue() != 0) {
+				throw new IllegalStateException(command + " failed: " + output);
+			}
+			return output;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private synchronized void closeAdmin() {
+		if (this.admin != null) {
+			this.admin.close();
+			this.admin = null;
+		}
+	}
+
+	/** One Lettuce client (event loops) for every server's admin connection, closed when the JVM exits. */
+	private static synchronized RedisClient adminClient() {
+		if (adminClient == null) {
+			adminClient = RedisClient.create();
+			RedisClient client = adminClient;
+			Runtime.getRuntime().addShutdownHook(new Thread(client::shutdown));
+		}
+		return adminClient;
 	}
 
 	/**
@@ -144,6 +305,7 @@ public final class RedisServer implements AutoCloseable {
 
 	@Override
 	public void close() {
+		closeAdmin();
 		if (this.container != null) {
 			this.container.stop();
 		}
@@ -159,7 +321,12 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	private static Process launch(int port, List<String> extraArgs, Path dir) throws IOException {
-		List<String> command = new ArrayList<>(List.of("redis-server", "--port", Integer.toString(port), "--bind",
+		List<String> command = new ArrayList<>(List.of("redis-server"));
+		// the configuration file comes first; a Sentinel rewrites it, and a restart reads what it wrote
+		if (Files.exists(dir.resolve(CONFIG_FILE))) {
+			command.add(dir.resolve(CONFIG_FILE).toString());
+		}
+		command.addAll(List.of("--port", Integer.toString(port), "--bind",
 				HOST, "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir", dir.toString()));
 		command.addAll(extraArgs);
 		return new ProcessBuilder(command).redirectErrorStream(true)
@@ -167,13 +334,13 @@ public final class RedisServer implements AutoCloseable {
 			.start();
 	}
 
-	private static String redisServerOnPath() {
+	private static @Nullable String onPath(String executable) {
 		String path = System.getenv("PATH");
 		if (path == null) {
 			return null;
 		}
 		for (String dir : path.split(File.pathSeparator)) {
-			File candidate = new File(dir, "redis-server");
+			File candidate = new File(dir, executable);
 			if (candidate.canExecute()) {
 				return candidate.getPath();
 			}

@@ -1,0 +1,259 @@
+package io.github.distributedlock.redis;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.test.Concurrently;
+import io.github.distributedlock.test.LockApplications;
+import io.github.distributedlock.test.RedisServer;
+import io.github.distributedlock.test.Succession;
+import io.github.distributedlock.test.TcpProxy;
+import io.lettuce.core.KillArgs;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static io.github.distributedlock.test.LockApplications.template;
+import static io.github.distributedlock.test.LockApplications.redis;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Faults between the application and one Redis: connections killed by the server ({@code CLIENT KILL}), a slow
+ * network and a network split (through a {@link TcpProxy}), and a frozen server ({@code kill -STOP}). One
+ * server for the class, which these tests kill connections of and freeze; each test uses keys of its own.
+ */
+class ConnectionFaultTests {
+
+	/** Command timeout of the applications ({@code spring.data.redis.timeout}). */
+	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(500);
+
+	private static RedisServer server;
+
+	@BeforeAll
+	static void startServer() {
+		RedisServer.assumeOnPath();
+		server = RedisServer.start();
+	}
+
+	@AfterAll
+	static void stopServer() {
+		if (server != null) {
+			server.close();
+		}
+	}
+
+	/** Applications on {@code port}: the server's, or a proxy's in front of it. */
+	private static ApplicationContextRunner application(int port, String... properties) {
+		return LockApplications.runner("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + port,
+				"spring.data.redis.timeout=" + COMMAND_TIMEOUT.toMillis() + "ms", "distributed-lock.lease=30s")
+			.withPropertyValues(properties);
+	}
+
+	@Test
+	void afterClientKillOfTheCommandConnectionRenewalsResume() {
+		application(server.port()).run((context) -> {
+			RedisLockClient client = context.getBean(RedisLockClient.class);
+			String key = "kill:" + UUID.randomUUID();
+			Duration lease = Duration.ofMillis(900);
+			assertThat(client.acquire(key, LockType.REENTRANT, lease, true, Duration.ZERO, false)).isTrue();
+			String owner = client.getClientId() + ":" + Thread.currentThread().getId();
+			for (int kill = 0; kill < 3; kill++) {
+				assertThat(server.admin().clientKill(KillArgs.Builder.typeNormal())).isPositive();
+				// held past its lease: renewed over a new connection
+				await().during(lease.plusMillis(300))
+					.atMost(lease.multipliedBy(3))
+					.until(() -> server.admin().hexists(client.redisKey(key), owner));
+			}
+			assertThat(client.lostReason(key, LockType.REENTRANT)).isNull();
+			client.release(key, LockType.REENTRANT);
+			assertThat(server.admin().exists(client.redisKey(key))).isZero();
+		});
+	}
+
+	@Test
+	void afterClientKillOfThePubSubConnectionReleasesStillWakeWaiters() {
+		ApplicationContextRunner application = application(server.port());
+		LockApplications.runTwo(application, (first, second) -> {
+			for (int kill = 0; kill < 3; kill++) {
+				assertThat(server.admin().clientKill(KillArgs.Builder.typePubsub())).isPositive();
+				// the subscriptions are made again (both instances listen on two channels)
+				await().atMost(Duration.ofSeconds(10)).until(() -> subscribedClients() == 2);
+				Duration wake = ReleaseWakeups.readerReleaseWakesWriter(template(first), template(second),
+						"kill-pubsub:" + UUID.randomUUID(), redis(first));
+				System.out.println("[faults] CLIENT KILL TYPE pubsub: release to waiter of another instance after "
+						+ wake.toMillis() + " ms");
+				// the reader's lease is 30 s: only a release notification explains a quick wake-up
+				assertThat(wake).isLessThan(Duration.ofSeconds(5));
+			}
+		});
+	}
+
+	private static long subscribedClients() {
+		return server.admin().clientList().lines().filter((line) -> line.contains(" sub=2 ")).count();
+	}
+
+	@Test
+	void withFiveMillisecondsOfLatencyEachWayAThousandLocksWithOneSecondLeasesAreKeptForTenSeconds()
+			throws Exception {
+		try (TcpProxy proxy = new TcpProxy(server.host(), server.port())) {
+			proxy.latency(Duration.ofMillis(5));
+			String prefix = "latency-" + UUID.randomUUID() + ":";
+			// a command timeout above the round trips of a loaded machine: a renewal is late, not failed
+			application(proxy.port(), "distributed-lock.key-prefix=" + prefix, "spring.data.redis.timeout=2s")
+				.run((context) -> {
+				RedisLockClient client = context.getBean(RedisLockClient.class);
+				int threads = 20;
+				int locksPerThread = 50;
+				CountDownLatch held = new CountDownLatch(threads);
+				CountDownLatch release = new CountDownLatch(1);
+				CompletableFuture<Void> holders = CompletableFuture.runAsync(() -> {
+					try {
+						Concurrently.run(threads, 60, (thread) -> {
+							for (int i = 0; i < locksPerThread; i++) {
+								assertThat(client.acquire("lock-" + thread + "-" + i, LockType.REENTRANT,
+										Duration.ofSeconds(1), true, Duration.ZERO, false)).isTrue();
+							}
+							held.countDown();
+							release.await();
+							// a lost lock throws LockLostException here
+							for (int i = 0; i < locksPerThread; i++) {
+								client.release("lock-" + thread + "-" + i, LockType.REENTRANT);
+							}
+						});
+					}
+					catch (Exception ex) {
+						throw new IllegalStateException(ex);
+					}
+				});
+				assertThat(held.await(60, TimeUnit.SECONDS)).isTrue();
+				long heldAt = System.nanoTime();
+				try {
+					// all 1,000 stay in Redis for ten seconds, ten one-second leases
+					await().during(Duration.ofSeconds(10))
+						.atMost(Duration.ofSeconds(15))
+						.pollInterval(Duration.ofMillis(250))
+						.until(() -> countKeys(prefix) == threads * locksPerThread);
+				}
+				finally {
+					release.countDown();
+				}
+				holders.get(60, TimeUnit.SECONDS);
+				System.out.println("[faults] 5 ms latency each way: 1,000 locks with 1 s leases kept for "
+						+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - heldAt) + " ms, none lost");
+				assertThat(countKeys(prefix)).isZero();
+			});
+		}
+	}
+
+	private static long countKeys(String prefix) {
+		return server.admin().keys(prefix + "*").size();
+	}
+
+	@Test
+	void aPartitionLongerThanTheLeaseIsReportedToTheHolderWhoseLateReleaseLeavesTheNextHolderAlone()
+			throws Exception {
+		try (TcpProxy proxy = new TcpProxy(server.host(), server.port())) {
+			application(proxy.port()).run((cutOff) -> application(server.port()).run((other) -> {
+				RedisLockClient cutOffClient = cutOff.getBean(RedisLockClient.class);
+				RedisLockClient otherClient = other.getBean(RedisLockClient.class);
+				String key = "partition:" + UUID.randomUUID();
+				Succession succession = new Succession(key);
+				Duration lease = Duration.ofSeconds(1);
+				assertThat(cutOffClient.acquire(key, LockType.REENTRANT, lease, true, Duration.ZERO, false)).isTrue();
+				succession.acquired("instance behind the partition");
+
+				proxy.partition();
+				long partitionedAt = System.nanoTime();
+				// the other instance takes the lock once the lease of the one cut off ran out
+				assertThat(otherClient.acquire(key, LockType.REENTRANT, Duration.ofSeconds(30), true,
+						Duration.ofSeconds(10), false)).isTrue();
+				succession.acquired("other instance");
+				long takenOverAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - partitionedAt);
+				String otherOwner = otherClient.getClientId() + ":" + Thread.currentThread().getId();
+				// the holder cut off learns it from its watchdog, while the network is still split
+				await().pollInSameThread()
+					.atMost(Duration.ofSeconds(10))
+					.until(() -> cutOffClient.lostReason(key, LockType.REENTRANT) != null);
+				proxy.heal();
+
+				assertThatThrownBy(() -> cutOffClient.release(key, LockType.REENTRANT))
+					.isInstanceOf(LockLostException.class);
+				// what the one cut off sent during the partition and after it changed nothing of the new holder's
+				String cutOffOwner = cutOffClient.getClientId() + ":" + Thread.currentThread().getId();
+				assertThat(server.admin().hgetall(otherClient.redisKey(key))).containsEntry(otherOwner, "1")
+					.doesNotContainKey(cutOffOwner);
+				assertThat(server.admin().pttl(otherClient.redisKey(key))).isGreaterThan(20_000);
+				assertThat(succession.holders()).containsExactly("instance behind the partition", "other instance");
+				System.out.println("[faults] partition: lock with a 1 s lease taken over by another instance after "
+						+ takenOverAfter + " ms");
+				otherClient.release(key, LockType.REENTRANT);
+			}));
+		}
+	}
+
+	@Test
+	void whileRedisIsFrozenAcquisitionsFailWithinAFewCommandTimeoutsAndWorkAgainWhenItResumes() {
+		LockApplications.runTwo(application(server.port()), (first, second) -> {
+			DistributedLockTemplate template = template(first);
+			RedisLockClient holder = first.getBean(RedisLockClient.class);
+			String held = "frozen:held:" + UUID.randomUUID();
+			assertThat(holder.acquire(held, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false))
+				.isTrue();
+			Duration acquireTimeout = Duration.ofSeconds(3);
+			CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> timed(() -> template(second)
+				.execute(LockDefinition.builder(held).acquireTimeout(acquireTimeout).build(), () -> "acquired"),
+					DistributedLockException.class));
+			await().atMost(Duration.ofSeconds(5)).until(() -> holder.isListening()
+					&& ((RedisLockClient) template(second).getClient()).waitingKeys() == 1);
+
+			server.freeze();
+			try {
+				long failedAfter = timed(() -> template.execute(
+						LockDefinition.builder("frozen:" + UUID.randomUUID()).acquireTimeout(acquireTimeout).build(),
+						() -> "acquired"), DistributedLockException.class);
+				System.out.println("[faults] Redis frozen: acquisition failed after " + failedAfter
+						+ " ms (command timeout " + COMMAND_TIMEOUT.toMillis() + " ms)");
+				assertThat(Duration.ofMillis(failedAfter)).isLessThan(COMMAND_TIMEOUT.multipliedBy(4));
+				long waited = waiter.get(30, TimeUnit.SECONDS);
+				System.out.println("[faults] Redis frozen: a waiter with a 3 s acquire timeout came back after "
+						+ waited + " ms");
+				assertThat(Duration.ofMillis(waited)).isLessThan(acquireTimeout.plus(COMMAND_TIMEOUT.multipliedBy(4)));
+			}
+			finally {
+				server.resume();
+			}
+			long resumedAt = System.nanoTime();
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(10))
+				.ignoreExceptionsInstanceOf(DistributedLockException.class)
+				.until(() -> "again".equals(template.execute("frozen:" + UUID.randomUUID(), () -> "again")));
+			System.out.println("[faults] Redis resumed: first acquisition after "
+					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resumedAt) + " ms");
+			// the lock held across the freeze is still its holder's
+			assertThat(holder.lostReason(held, LockType.REENTRANT)).isNull();
+			holder.release(held, LockType.REENTRANT);
+		});
+	}
+
+	/**
+	 * Runs {@code action}, which must fail with {@code expected}; returns how long it took, in milliseconds.
+	 */
+	private static long timed(Runnable action, Class<? extends Throwable> expected) {
+		long start = System.nanoTime();
+		assertThatThrownBy(action::run).isInstanceOf(expected);
+		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+	}
+
+}
