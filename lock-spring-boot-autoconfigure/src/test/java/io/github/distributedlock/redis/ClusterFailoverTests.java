@@ -10,7 +10,9 @@ import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockCallback;
+import io.github.distributedlock.core.LockContext;
 import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.test.ClusterTopology;
 import io.github.distributedlock.test.LockApplications;
 import io.github.distributedlock.test.RedisServer;
@@ -198,10 +200,11 @@ class ClusterFailoverTests {
 	private record HeldAcrossFailover(RedisLockClient client, String key, Succession succession) {
 
 		static HeldAcrossFailover hold(RedisLockClient client, String key) throws InterruptedException {
-			assertThat(client.acquire(key, LockType.REENTRANT, Duration.ofSeconds(15), true, Duration.ZERO, false))
-				.isTrue();
+			LockHandle held = client.acquire(key, LockType.REENTRANT, Duration.ofSeconds(15), true, Duration.ZERO,
+					Duration.ZERO, false);
+			assertThat(held).isNotNull();
 			Succession succession = new Succession(key);
-			succession.acquired("first instance");
+			succession.acquired("first instance", held.fencingToken());
 			return new HeldAcrossFailover(client, key, succession);
 		}
 
@@ -211,7 +214,7 @@ class ClusterFailoverTests {
 			String redisKey = this.client.redisKey(this.key);
 			cluster.primaryOf(redisKey).awaitRenewal(redisKey, Duration.ofSeconds(10));
 			assertThat(tryOnce(other, LockDefinition.builder(this.key).acquireTimeout(Duration.ZERO).build(),
-					() -> this.succession.acquired("second instance"))).isNull();
+					() -> this.succession.acquired("second instance", LockContext.current().fencingToken()))).isNull();
 			assertThat(this.succession.holders()).containsExactly("first instance");
 			// renewals reach the new primary, so the release finds the lock its own and does not throw
 			this.client.release(this.key, LockType.REENTRANT);

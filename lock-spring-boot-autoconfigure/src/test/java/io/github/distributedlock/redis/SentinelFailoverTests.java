@@ -8,7 +8,9 @@ import java.util.concurrent.TimeUnit;
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockContext;
 import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.test.LockApplications;
 import io.github.distributedlock.test.RedisServer;
@@ -98,9 +100,10 @@ class SentinelFailoverTests {
 		String longLease = "sentinel:long:" + UUID.randomUUID();
 		String shortLease = "sentinel:short:" + UUID.randomUUID();
 		Succession succession = new Succession(longLease);
-		assertThat(holder.acquire(longLease, LockType.REENTRANT, Duration.ofSeconds(15), true, Duration.ZERO, false))
-			.isTrue();
-		succession.acquired("first instance");
+		LockHandle held = holder.acquire(longLease, LockType.REENTRANT, Duration.ofSeconds(15), true, Duration.ZERO,
+				Duration.ZERO, false);
+		assertThat(held).isNotNull();
+		succession.acquired("first instance", held.fencingToken());
 		assertThat(holder.acquire(shortLease, LockType.REENTRANT, Duration.ofSeconds(1), true, Duration.ZERO, false))
 			.isTrue();
 		// both locks are on the replicas before the crash: what was not replicated is lost with the primary
@@ -111,7 +114,7 @@ class SentinelFailoverTests {
 			long start = System.nanoTime();
 			try {
 				other.execute(LockDefinition.builder(longLease).acquireTimeout(acquireTimeout).build(),
-						() -> succession.acquired("second instance"));
+						() -> succession.acquired("second instance", LockContext.current().fencingToken()));
 			}
 			catch (DistributedLockException ex) {
 				// not acquired in time, or Redis unreachable: either way the waiter came back
