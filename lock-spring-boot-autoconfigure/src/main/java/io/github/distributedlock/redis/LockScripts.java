@@ -70,6 +70,9 @@ final class LockScripts {
 
 	static final RedisScript<Long> WRITE_KEEP = load("rw_common.lua", "write_keep.lua");
 
+	/** A new holder's write to its lock, for {@code WAIT} to wait for (replica sync, see {@link ReplicaSync}). */
+	static final RedisScript<Long> REPLICA_TOUCH = load("replica_touch.lua");
+
 	private LockScripts() {
 	}
 

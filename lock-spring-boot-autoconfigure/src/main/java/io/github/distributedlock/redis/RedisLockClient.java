@@ -57,6 +57,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * trip, unless another instance is queued for it in Redis, which comes first.</li>
  * <li><b>Reentrancy</b>: a re-entry while the lease is confirmed for at least a third of its length more
  * is counted locally, without a round trip; only the last release goes to Redis.</li>
+ * <li><b>Replica sync</b> (opt-in, see {@link ReplicaSync}): every acquisition waits with {@code WAIT} until
+ * enough replicas have the lock; one they do not acknowledge in time is undone and tried again.</li>
  * </ul>
  * Redis commands fail within the connection factory's command timeout ({@code spring.data.redis.timeout});
  * such failures surface as {@link DistributedLockException}.
@@ -88,12 +90,18 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	private static final long QUEUED_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
+	/** Default of {@code distributed-lock.sync-timeout}: how long an acquisition waits for replicas. */
+	public static final Duration DEFAULT_SYNC_TIMEOUT = Duration.ofMillis(100);
+
 	/** Wait bound when a foreign key without a TTL blocks the lock: it cannot expire, so retry now and then. */
 	private static final long NO_TTL_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private final String clientId = UUID.randomUUID().toString();
 
 	private final ScriptExecutor scripts;
+
+	/** Replica sync, or {@code null} when off (sync-replicas 0): then it costs no check but this null test. */
+	private final @Nullable ReplicaSync replicaSync;
 
 	private final String keyPrefix;
 
@@ -117,14 +125,43 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	private final AtomicLong nextSweep = new AtomicLong(Long.MAX_VALUE);
 
 	/**
-	 * Creates a client and subscribes to release notifications. Redis being unreachable does not fail the
-	 * construction: acquisitions fail until it is back, and the subscription is made then.
+	 * Creates a client without replica sync and subscribes to release notifications. Redis being unreachable
+	 * does not fail the construction: acquisitions fail until it is back, and the subscription is made then.
 	 * @param connectionFactory the Redis connections; the client opens one more for its subscription
 	 * @param keyPrefix prefix of every Redis key it writes, such as {@code "lock:"}; may be empty
 	 */
 	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix) {
+		this(connectionFactory, keyPrefix, 0, DEFAULT_SYNC_TIMEOUT);
+	}
+
+	/**
+	 * Creates a client, with replica sync if {@code syncReplicas > 0}, and subscribes to release notifications.
+	 * With replica sync, every acquisition (a grant or a hand-over included; not a re-entry) waits with Redis
+	 * {@code WAIT} until at least {@code syncReplicas} replicas have the lock, for up to {@code syncTimeout}; if
+	 * fewer acknowledge it in time, the acquisition is undone (released as by the holder) and tried again within
+	 * the acquire timeout. Redis being unreachable does not fail the construction.
+	 * @param connectionFactory the Redis connections; the client opens one more for its subscription, and with
+	 * replica sync it keeps a few more for {@code WAIT}, which blocks its connection (it needs Lettuce then)
+	 * @param keyPrefix prefix of every Redis key it writes, such as {@code "lock:"}; may be empty
+	 * @param syncReplicas how many replicas must acknowledge each acquisition; 0 turns replica sync off, which
+	 * costs nothing
+	 * @param syncTimeout how long an acquisition waits for them, at least 1 ms; ignored when off
+	 * @throws IllegalArgumentException if {@code syncReplicas} is negative, {@code syncTimeout} is under 1 ms,
+	 * or replica sync is on and the factory is not a {@code LettuceConnectionFactory}
+	 */
+	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, int syncReplicas,
+			Duration syncTimeout) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+		Objects.requireNonNull(syncTimeout, "syncTimeout must not be null");
+		if (syncReplicas < 0) {
+			throw new IllegalArgumentException("sync-replicas must be 0 (off) or more, was " + syncReplicas);
+		}
+		if (syncTimeout.toMillis() < 1) {
+			// WAIT with 0 ms would wait for ever
+			throw new IllegalArgumentException("sync-timeout must be at least 1ms, was " + syncTimeout);
+		}
+		this.replicaSync = (syncReplicas > 0) ? new ReplicaSync(connectionFactory, syncReplicas, syncTimeout) : null;
 		this.channel = keyPrefix + "__released";
 		this.scripts = new ScriptExecutor(connectionFactory);
 		// two threads: a subscription attempt while Redis is down must not hold up lease renewals
@@ -185,11 +222,28 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		String owner = this.clientId + ":" + threadId;
 		boolean tryOnce = timeout != null && timeout.isZero();
 		long deadline = (timeout == null) ? Long.MAX_VALUE : System.nanoTime() + saturatedNanos(timeout);
-		if (type == LockType.READ) {
-			Hold hold = acquireInRedis(id, redisKey, owner, leaseMillis, autoRenew, tryOnce, deadline, interruptible);
-			return handle(hold, holdAtLeastNanos);
+		while (true) {
+			Hold hold = (type == LockType.READ)
+					? acquireInRedis(id, redisKey, owner, leaseMillis, autoRenew, tryOnce, deadline, interruptible)
+					: acquireExclusive(id, redisKey, owner, leaseMillis, autoRenew, tryOnce, deadline, interruptible);
+			// replica sync: an acquisition too few replicas acknowledged is undone and tried again
+			if (hold == null || this.replicaSync == null || this.replicaSync.confirm(hold)) {
+				return handle(hold, holdAtLeastNanos);
+			}
+			undoUnsynced(hold);
+			if (tryOnce || deadline - System.nanoTime() <= 0) {
+				return null;
+			}
 		}
-		// exclusive locks: threads of this client queue locally, so only the head of the queue talks to Redis
+	}
+
+	/**
+	 * Acquires an exclusive lock for the calling thread: threads of this client queue locally, so only the head
+	 * of the queue talks to Redis; the others wait for their turn or for a hand-over.
+	 * @return the new hold, or {@code null} if the deadline passed first
+	 */
+	private @Nullable Hold acquireExclusive(HoldId id, String redisKey, String owner, long leaseMillis,
+			boolean autoRenew, boolean tryOnce, long deadline, boolean interruptible) throws InterruptedException {
 		LocalQueue queue = joinQueue(redisKey);
 		boolean head = false;
 		Hold hold = null;
@@ -211,7 +265,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 					queue.holderDeadline = hold.confirmedUntil;
 				}
 			}
-			return handle(hold, holdAtLeastNanos);
+			return hold;
 		}
 		finally {
 			if (hold == null) {
@@ -233,6 +287,23 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		// counted from now, when the acquisition is known to have happened: the lock is then held at least that long
 		hold.holdAtLeast(System.nanoTime(), holdAtLeastNanos);
 		return new RedisLockHandle(this, hold);
+	}
+
+	/**
+	 * Undoes an acquisition that too few replicas acknowledged (replica sync): releases it as any release does,
+	 * so a waiter is granted or woken, and the lock is not left to its lease.
+	 */
+	private void undoUnsynced(Hold hold) {
+		try {
+			release(hold);
+		}
+		catch (LockLostException ex) {
+			// gone already: nothing to undo
+		}
+		catch (DistributedLockException ex) {
+			logger.warn("Could not undo the acquisition of lock '" + hold.id.key() + "' that too few replicas "
+					+ "acknowledged; it ends with its lease of " + hold.leaseMillis + " ms", ex);
+		}
 	}
 
 	private LocalQueue joinQueue(String redisKey) {
@@ -608,6 +679,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 		this.notifications.close();
 		this.watchdog.shutdownNow();
+		if (this.replicaSync != null) {
+			this.replicaSync.close();
+		}
 	}
 
 	/**

@@ -17,8 +17,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockTemplate;
@@ -26,6 +24,7 @@ import io.github.distributedlock.core.LockContext;
 import io.github.distributedlock.core.LockAcquisitionException;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.test.CommandStats;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.LockHolder;
 import io.github.distributedlock.test.SharedRedis;
@@ -539,14 +538,7 @@ class RedisLockClientTests {
 
 	/** Calls the server has run so far of the commands whose names match {@code commands}, from INFO. */
 	private static long commandCalls(String commands) {
-		String stats = redis.execute((RedisCallback<String>) (connection) -> String
-			.valueOf(connection.serverCommands().info("commandstats")));
-		long calls = 0;
-		Matcher matcher = Pattern.compile("cmdstat_" + commands + "[:=]calls=(\\d+)").matcher(stats);
-		while (matcher.find()) {
-			calls += Long.parseLong(matcher.group(1));
-		}
-		return calls;
+		return CommandStats.calls(redis, commands);
 	}
 
 	@Test

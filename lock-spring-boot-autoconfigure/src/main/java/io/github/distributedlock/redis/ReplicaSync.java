@@ -1,0 +1,252 @@
+package io.github.distributedlock.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.support.AsyncConnectionPoolSupport;
+import io.lettuce.core.support.BoundedAsyncPool;
+import io.lettuce.core.support.BoundedPoolConfig;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Replica sync: makes sure that enough replicas have a lock its new holder just got, before the holder runs,
+ * so that a failover to a replica right after the acquisition does not lose the lock. Like Redisson's
+ * {@code checkLockSyncedSlaves}; it is not Redlock.
+ * <p>
+ * {@code WAIT} waits only for the writes of the connection it runs on, and cannot run in a script; the write
+ * that made the owner the holder may even be another client's (a grant or a hand-over by a release). So the new
+ * holder writes to its lock once more ({@code replica_touch.lua}: its hold count, unchanged) and sends
+ * {@code WAIT} right behind it, pipelined on the same connection: one round trip. Replication is one ordered
+ * stream, so a replica that acknowledges that write has the acquisition too.
+ * <p>
+ * {@code WAIT} blocks its connection for up to the sync timeout, so it never runs on the application's shared
+ * connection: each sync borrows a connection of its own from a pool (Lettuce's {@link BoundedAsyncPool}; idle
+ * ones are kept for the next). In Redis Cluster it goes to the primary that owns the lock's slot, through a node
+ * connection of a pooled cluster connection. Needs Lettuce ({@link LettuceConnectionFactory}).
+ * <p>
+ * Thread-safe.
+ */
+final class ReplicaSync implements AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(ReplicaSync.class);
+
+	/** Connections kept for the next sync: about as many as acquisitions sync at once. */
+	private static final int MAX_IDLE = 8;
+
+	private static final byte[] REENTRANT = "reentrant".getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] READ = "read".getBytes(StandardCharsets.US_ASCII);
+
+	private static final byte[] WRITE = "write".getBytes(StandardCharsets.US_ASCII);
+
+	private final int replicas;
+
+	private final long timeoutMillis;
+
+	/** How long a sync may take on the client side: the sync timeout plus the command timeout. */
+	private final long awaitNanos;
+
+	private final BoundedAsyncPool<StatefulConnection<byte[], byte[]>> pool;
+
+	private final RedisScript<Long> touch = LockScripts.REPLICA_TOUCH;
+
+	/**
+	 * Creates the replica sync of one lock client; connects lazily, at the first sync.
+	 * @param connectionFactory the lock client's connection factory: a {@link LettuceConnectionFactory}
+	 * @param replicas how many replicas must acknowledge each acquisition, at least 1
+	 * @param timeout how long {@code WAIT} waits for them, at least 1 ms
+	 * @throws IllegalArgumentException if the factory is not Lettuce's, or the numbers are out of range
+	 */
+	ReplicaSync(RedisConnectionFactory connectionFactory, int replicas, Duration timeout) {
+		if (replicas < 1 || timeout.toMillis() < 1) {
+			throw new IllegalArgumentException("Replica sync needs at least one replica and 1 ms, not " + replicas
+					+ " and " + timeout);
+		}
+		if (!(connectionFactory instanceof LettuceConnectionFactory lettuce)) {
+			throw new IllegalArgumentException("Replica sync (sync-replicas > 0) needs Lettuce: a LettuceConnectionFactory, not "
+					+ connectionFactory.getClass().getName());
+		}
+		this.replicas = replicas;
+		this.timeoutMillis = timeout.toMillis();
+		this.awaitNanos = TimeUnit.MILLISECONDS.toNanos(this.timeoutMillis + lettuce.getTimeout());
+		BoundedPoolConfig config = BoundedPoolConfig.builder()
+			.maxTotal(Integer.MAX_VALUE)
+			.maxIdle(MAX_IDLE)
+			.minIdle(0)
+			.testOnRelease(true)
+			.build();
+		this.pool = AsyncConnectionPoolSupport.createBoundedObjectPool(() -> connect(lettuce), config, false);
+	}
+
+	/**
+	 * Opens a connection of its own with the factory's Lettuce client (made when the factory started): in a
+	 * cluster a cluster connection, otherwise a connection to the primary (through the sentinels with Sentinel)
+	 * and its database, as the client's URI says.
+	 */
+	private static CompletionStage<StatefulConnection<byte[], byte[]>> connect(LettuceConnectionFactory factory) {
+		try {
+			AbstractRedisClient client = factory.getRequiredNativeClient();
+			StatefulConnection<byte[], byte[]> connection = (client instanceof RedisClusterClient cluster)
+					? cluster.connect(ByteArrayCodec.INSTANCE) : ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
+			return CompletableFuture.completedFuture(connection);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	/**
+	 * Makes sure enough replicas have the lock of a hold that was just acquired: writes to the lock as its
+	 * owner and waits for the replicas with {@code WAIT}, on a connection of its own. Blocks for up to the sync
+	 * timeout (plus a round trip), longer only if Redis does not answer (then up to the command timeout).
+	 * @param hold the new hold
+	 * @return {@code true} if at least the configured number of replicas acknowledged it in time; {@code false}
+	 * if fewer did, if the owner no longer holds the lock, or if Redis could not be asked (logged at DEBUG): the
+	 * caller undoes the acquisition
+	 */
+	boolean confirm(Hold hold) {
+		StatefulConnection<byte[], byte[]> connection = null;
+		boolean broken = false;
+		try {
+			connection = this.pool.acquire().join();
+			RedisAsyncCommands<byte[], byte[]> commands = commandsFor(connection, hold.redisKey);
+			long[] outcome = touchAndWait(commands, hold, false);
+			if (outcome == null) {
+				// Redis did not know the script yet (a restart, SCRIPT FLUSH): once more, sending it
+				outcome = touchAndWait(commands, hold, true);
+			}
+			if (outcome != null && outcome[0] == 1 && outcome[1] >= this.replicas) {
+				return true;
+			}
+			if (logger.isDebugEnabled()) {
+				logger.debug("Undoing the acquisition of lock '" + hold.id.key() + "' (" + hold.id.type() + ") by "
+						+ hold.owner + ": " + ((outcome == null) ? "Redis did not run the sync script"
+								: (outcome[0] != 1) ? "it was no longer held when synced"
+										: outcome[1] + " of " + this.replicas + " replicas acknowledged it within "
+												+ this.timeoutMillis + " ms"));
+			}
+			return false;
+		}
+		catch (RuntimeException | ExecutionException | TimeoutException ex) {
+			broken = true;
+			if (logger.isDebugEnabled()) {
+				logger.debug("Undoing the acquisition of lock '" + hold.id.key() + "' (" + hold.id.type()
+						+ "): its replicas could not be asked", ex);
+			}
+			return false;
+		}
+		catch (InterruptedException ex) {
+			// the sync is short and bounded: finish it as not confirmed, and keep the interrupt for the caller
+			broken = true;
+			Thread.currentThread().interrupt();
+			return false;
+		}
+		finally {
+			if (connection != null) {
+				release(connection, broken);
+			}
+		}
+	}
+
+	/**
+	 * Runs the touch script and {@code WAIT}, pipelined.
+	 * @return {touched (1 or 0), replicas that acknowledged}, or {@code null} if Redis answered NOSCRIPT
+	 */
+	private long @Nullable [] touchAndWait(RedisAsyncCommands<byte[], byte[]> commands, Hold hold, boolean sendScript)
+			throws InterruptedException, ExecutionException, TimeoutException {
+		byte[][] keys = { hold.redisKey.getBytes(StandardCharsets.UTF_8) };
+		byte[] type = switch (hold.id.type()) {
+			case REENTRANT -> REENTRANT;
+			case READ -> READ;
+			case WRITE -> WRITE;
+		};
+		byte[] owner = hold.owner.getBytes(StandardCharsets.UTF_8);
+		RedisFuture<Long> touched = sendScript
+				? commands.eval(this.touch.getScriptAsString().getBytes(StandardCharsets.UTF_8), ScriptOutputType.INTEGER,
+						keys, type, owner)
+				: commands.evalsha(this.touch.getSha1(), ScriptOutputType.INTEGER, keys, type, owner);
+		RedisFuture<Long> acknowledged = commands.waitForReplication(this.replicas, this.timeoutMillis);
+		long deadline = System.nanoTime() + this.awaitNanos;
+		long touchedResult;
+		try {
+			touchedResult = touched.get(this.awaitNanos, TimeUnit.NANOSECONDS);
+		}
+		catch (ExecutionException ex) {
+			if (!sendScript && ex.getCause() instanceof RedisNoScriptException) {
+				// WAIT still answers (at once: this connection wrote nothing); read it so the connection stays in step
+				acknowledged.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				return null;
+			}
+			throw ex;
+		}
+		long acknowledgedResult = acknowledged.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		return new long[] { touchedResult, acknowledgedResult };
+	}
+
+	/**
+	 * The commands of the connection to the primary that has the key: the pooled connection itself, or in a
+	 * cluster the connection to the primary that owns the key's slot.
+	 */
+	@SuppressWarnings("unchecked")
+	private static RedisAsyncCommands<byte[], byte[]> commandsFor(StatefulConnection<byte[], byte[]> connection,
+			String redisKey) {
+		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+			int slot = SlotHash.getSlot(redisKey.getBytes(StandardCharsets.UTF_8));
+			RedisClusterNode primary = cluster.getPartitions().getMasterBySlot(slot);
+			if (primary == null) {
+				throw new IllegalStateException("No primary is known for slot " + slot + " of key '" + redisKey + "'");
+			}
+			return cluster.getConnection(primary.getNodeId()).async();
+		}
+		return ((StatefulRedisConnection<byte[], byte[]>) connection).async();
+	}
+
+	/**
+	 * Gives a connection back to the pool. A broken one (a command that failed or timed out may still be
+	 * pending on it) is closed first, so the pool, which checks connections given back, drops it.
+	 */
+	private void release(StatefulConnection<byte[], byte[]> connection, boolean broken) {
+		if (broken) {
+			connection.close();
+		}
+		this.pool.release(connection).whenComplete((released, ex) -> {
+			if (ex != null) {
+				// the pool was closed meanwhile
+				connection.closeAsync();
+			}
+		});
+	}
+
+	/**
+	 * Closes the pooled connections.
+	 */
+	@Override
+	public void close() {
+		this.pool.close();
+	}
+
+}
