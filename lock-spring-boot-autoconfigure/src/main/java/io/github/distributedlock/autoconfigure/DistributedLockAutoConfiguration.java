@@ -48,7 +48,8 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	RedisLockClient distributedLockClient(RedisConnectionFactory connectionFactory,
 			DistributedLockProperties properties) {
-		return new RedisLockClient(connectionFactory, properties.getKeyPrefix());
+		return new RedisLockClient(connectionFactory, properties.getKeyPrefix(), properties.getSyncReplicas(),
+				properties.getSyncTimeout());
 	}
 
 	@Bean
