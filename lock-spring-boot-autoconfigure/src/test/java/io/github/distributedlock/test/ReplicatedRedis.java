@@ -1,21 +1,17 @@
 package io.github.distributedlock.test;
 
-import java.io.IOException;
 import java.time.Duration;
-import java.util.Objects;
-import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 
 import org.awaitility.Awaitility;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A Redis primary with one replica, two {@code redis-server} processes on free ports, for replica sync tests.
  * The replica can be frozen ({@code kill -STOP}) and thawed ({@code kill -CONT}): a real replica that stops
- * acknowledging, as one in a long GC-like stall or behind a dead link would.
+ * acknowledging, as one in a long stall or behind a dead link would.
  */
 public final class ReplicatedRedis implements AutoCloseable {
 
@@ -25,15 +21,12 @@ public final class ReplicatedRedis implements AutoCloseable {
 
 	private final LettuceConnectionFactory replicaConnections;
 
-	private final long replicaPid;
-
-	private boolean frozen;
+	private @Nullable FrozenProcess frozen;
 
 	private ReplicatedRedis(RedisServer primary, RedisServer replica) {
 		this.primary = primary;
 		this.replica = replica;
 		this.replicaConnections = replica.connectionFactory();
-		this.replicaPid = Long.parseLong(info(replicaRedis(), "server", "process_id"));
 	}
 
 	/**
@@ -51,10 +44,24 @@ public final class ReplicatedRedis implements AutoCloseable {
 			throw ex;
 		}
 		ReplicatedRedis pair = new ReplicatedRedis(primary, replica);
-		Awaitility.await()
-			.atMost(Duration.ofSeconds(20))
-			.until(() -> "up".equals(info(pair.replicaRedis(), "replication", "master_link_status")));
+		try {
+			awaitInSync(pair.replicaRedis());
+		}
+		catch (RuntimeException ex) {
+			pair.close();
+			throw ex;
+		}
 		return pair;
+	}
+
+	/**
+	 * Waits until a replica's link to its primary is up.
+	 * @param replica a template on the replica
+	 */
+	public static void awaitInSync(StringRedisTemplate replica) {
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> "up".equals(FrozenProcess.info(replica, "replication", "master_link_status")));
 	}
 
 	public RedisServer primary() {
@@ -70,54 +77,20 @@ public final class ReplicatedRedis implements AutoCloseable {
 	}
 
 	/**
-	 * Stops the replica process with SIGSTOP: it neither applies nor acknowledges the primary's writes until
-	 * {@link #thaw()}.
+	 * Stops the replica process: it neither applies nor acknowledges the primary's writes until {@link #thaw()}.
 	 */
 	public synchronized void freeze() {
-		signal("-STOP");
-		this.frozen = true;
+		this.frozen = FrozenProcess.freeze(replicaRedis());
 	}
 
 	/**
-	 * Lets a frozen replica go on (SIGCONT); it then catches up with the primary.
+	 * Lets a frozen replica go on; it then catches up with the primary.
 	 */
 	public synchronized void thaw() {
-		if (this.frozen) {
-			signal("-CONT");
-			this.frozen = false;
+		if (this.frozen != null) {
+			this.frozen.close();
+			this.frozen = null;
 		}
-	}
-
-	private void signal(String signal) {
-		try {
-			Process kill = new ProcessBuilder("kill", signal, Long.toString(this.replicaPid)).inheritIO().start();
-			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-				throw new IllegalStateException("kill " + signal + " " + this.replicaPid + " failed");
-			}
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	/**
-	 * Reads one field of {@code INFO <section>}.
-	 * @param redis a template on the server to ask
-	 * @param section the INFO section
-	 * @param field the field name
-	 * @return its value
-	 */
-	public static String info(StringRedisTemplate redis, String section, String field) {
-		Properties info = redis.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info(section));
-		String value = Objects.requireNonNull(info, "INFO returned nothing").getProperty(field);
-		if (value == null) {
-			throw new IllegalStateException("INFO " + section + " has no " + field);
-		}
-		return value;
 	}
 
 	/**
