@@ -129,6 +129,20 @@ final class ReplicaSync implements AutoCloseable {
 	 * caller undoes the acquisition
 	 */
 	boolean confirm(Hold hold) {
+		// the acquisition may be an uninterruptible lock() whose wait was interrupted: it goes on regardless, so
+		// the sync (bounded) does too, and the interrupt is kept for the caller
+		boolean interrupted = Thread.interrupted();
+		try {
+			return sync(hold);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private boolean sync(Hold hold) {
 		StatefulConnection<byte[], byte[]> connection = null;
 		boolean broken = false;
 		try {
@@ -159,12 +173,6 @@ final class ReplicaSync implements AutoCloseable {
 			}
 			return false;
 		}
-		catch (InterruptedException ex) {
-			// the sync is short and bounded: finish it as not confirmed, and keep the interrupt for the caller
-			broken = true;
-			Thread.currentThread().interrupt();
-			return false;
-		}
 		finally {
 			if (connection != null) {
 				release(connection, broken);
@@ -177,7 +185,7 @@ final class ReplicaSync implements AutoCloseable {
 	 * @return {touched (1 or 0), replicas that acknowledged}, or {@code null} if Redis answered NOSCRIPT
 	 */
 	private long @Nullable [] touchAndWait(RedisAsyncCommands<byte[], byte[]> commands, Hold hold, boolean sendScript)
-			throws InterruptedException, ExecutionException, TimeoutException {
+			throws ExecutionException, TimeoutException {
 		byte[][] keys = { hold.redisKey.getBytes(StandardCharsets.UTF_8) };
 		byte[] type = switch (hold.id.type()) {
 			case REENTRANT -> REENTRANT;
@@ -193,18 +201,42 @@ final class ReplicaSync implements AutoCloseable {
 		long deadline = System.nanoTime() + this.awaitNanos;
 		long touchedResult;
 		try {
-			touchedResult = touched.get(this.awaitNanos, TimeUnit.NANOSECONDS);
+			touchedResult = getUninterruptibly(touched, deadline);
 		}
 		catch (ExecutionException ex) {
 			if (!sendScript && ex.getCause() instanceof RedisNoScriptException) {
-				// WAIT still answers (at once: this connection wrote nothing); read it so the connection stays in step
-				acknowledged.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				// WAIT was sent and answers; read it, so that nothing of this try is left on the connection
+				getUninterruptibly(acknowledged, deadline);
 				return null;
 			}
 			throw ex;
 		}
-		long acknowledgedResult = acknowledged.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		long acknowledgedResult = getUninterruptibly(acknowledged, deadline);
 		return new long[] { touchedResult, acknowledgedResult };
+	}
+
+	/**
+	 * Waits for a reply until {@code deadline} ({@link System#nanoTime()}). An interrupt does not cut the wait
+	 * short (see {@link #confirm(Hold)}); it is kept for the caller.
+	 */
+	private static long getUninterruptibly(RedisFuture<Long> reply, long deadline)
+			throws ExecutionException, TimeoutException {
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				}
+				catch (InterruptedException ex) {
+					interrupted = true;
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.github.distributedlock.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -10,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -158,8 +161,7 @@ class ReplicaSyncTests {
 		Future<Seen> waiter;
 		try (LockHolder holder = new LockHolder(holderInstance.getLock(this.key))) {
 			waiter = holder(waiterInstance, running);
-			await().atMost(Duration.ofSeconds(5))
-				.until(() -> primary.<String, String>opsForHash().keys(redisKey()).stream().anyMatch((f) -> f.startsWith("q:")));
+			await().atMost(Duration.ofSeconds(5)).until(this::queuedInRedis);
 			servers.freeze();
 		}
 		// the release granted the lock to the waiting instance, which must not run before the replica has it
@@ -227,6 +229,57 @@ class ReplicaSyncTests {
 		finally {
 			readWrite.readLock().unlock();
 		}
+	}
+
+	@Test
+	void aLockCallThatWasInterruptedWhileWaitingIsStillSyncedAndKeepsTheInterrupt() throws Exception {
+		DistributedLockTemplate holderInstance = template(1, Duration.ofSeconds(20));
+		Lock lock = template(1, Duration.ofSeconds(20)).getLock(this.key);
+		AtomicReference<Thread> waiterThread = new AtomicReference<>();
+		Future<Seen> waiter;
+		try (LockHolder holder = new LockHolder(holderInstance.getLock(this.key))) {
+			waiter = this.pool.submit(() -> {
+				waiterThread.set(Thread.currentThread());
+				lock.lock();
+				// lock() does not give up when interrupted: it goes on waiting, and keeps the interrupt
+				boolean interrupted = Thread.interrupted();
+				try {
+					return new Seen(onReplica(), interrupted ? 1 : 0);
+				}
+				finally {
+					lock.unlock();
+				}
+			});
+			// interrupted while it sleeps between tries (one during a Redis command fails lock() as it is)
+			await().atMost(Duration.ofSeconds(5)).until(() -> queuedInRedis() && sleepsUntilWoken(waiterThread.get()));
+			waiterThread.get().interrupt();
+		}
+		Seen seen = waiter.get(20, TimeUnit.SECONDS);
+		assertThat(seen.onReplica()).hasSize(1).containsValue("1");
+		assertThat(seen.token()).as("interrupted").isEqualTo(1);
+	}
+
+	/** Whether a thread waits for a release notification (not in a Redis command). */
+	private static boolean sleepsUntilWoken(Thread thread) {
+		return Arrays.stream(thread.getStackTrace())
+			.anyMatch((frame) -> frame.getClassName().equals(ReleaseNotifications.Waiter.class.getName())
+					&& frame.getMethodName().equals("await"));
+	}
+
+	private boolean queuedInRedis() {
+		return primary.<String, String>opsForHash().keys(redisKey()).stream().anyMatch((f) -> f.startsWith("q:"));
+	}
+
+	@Test
+	void theSyncScriptIsSentAgainWhenRedisForgotIt() {
+		DistributedLockTemplate template = template(1, Duration.ofSeconds(2));
+		template.execute(this.key, () -> null);
+		// as after a restart of Redis: EVALSHA answers NOSCRIPT, and the sync falls back to EVAL
+		primary.execute((RedisCallback<Void>) (connection) -> {
+			connection.scriptingCommands().scriptFlush();
+			return null;
+		});
+		assertThat(template.execute(this.key, () -> onReplica())).hasSize(1).containsValue("1");
 	}
 
 	@Test
