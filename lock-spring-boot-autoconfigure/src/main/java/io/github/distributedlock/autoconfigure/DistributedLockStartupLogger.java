@@ -20,7 +20,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Logs how the locks are set up, once the context is refreshed (so after the {@link LockAnnotationValidator}
- * ran): one INFO line with where Redis is, the key prefix, the default lease and acquire timeout, the client
+ * ran): one INFO line with where Redis is, the key prefix, the default lease and acquire timeout, replica
+ * sync when it is on, the client
  * id, and how many {@code @DistributedLock} methods were checked.
  * <p>
  * Also a WARN when the Redis command timeout is not below a third of the shortest auto-renewed lease (the
@@ -87,6 +88,11 @@ final class DistributedLockStartupLogger
 		}
 		line.append(", default lease ").append(format(this.template.getDefaultLease()));
 		line.append(", acquire timeout ").append(format(this.template.getDefaultAcquireTimeout()));
+		if (client instanceof RedisLockClient redisClient && redisClient.getSyncReplicas() > 0) {
+			line.append(", replica sync ").append(redisClient.getSyncReplicas())
+				.append((redisClient.getSyncReplicas() == 1) ? " replica" : " replicas")
+				.append(" within ").append(format(redisClient.getSyncTimeout()));
+		}
 		line.append(", client id ").append(client.getClientId());
 		if (checked != null) {
 			line.append("; @DistributedLock methods checked: ").append(checked.getValidatedMethodCount());

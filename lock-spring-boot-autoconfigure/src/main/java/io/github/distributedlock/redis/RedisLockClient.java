@@ -103,6 +103,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	/** Replica sync, or {@code null} when off (sync-replicas 0): then it costs no check but this null test. */
 	private final @Nullable ReplicaSync replicaSync;
 
+	private final int syncReplicas;
+
+	private final Duration syncTimeout;
+
 	private final String keyPrefix;
 
 	private final String channel;
@@ -161,6 +165,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			// WAIT with 0 ms would wait for ever
 			throw new IllegalArgumentException("sync-timeout must be at least 1ms, was " + syncTimeout);
 		}
+		this.syncReplicas = syncReplicas;
+		this.syncTimeout = syncTimeout;
 		this.replicaSync = (syncReplicas > 0) ? new ReplicaSync(connectionFactory, syncReplicas, syncTimeout) : null;
 		this.channel = keyPrefix + "__released";
 		this.scripts = new ScriptExecutor(connectionFactory);
@@ -177,6 +183,22 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public String getClientId() {
 		return this.clientId;
+	}
+
+	/**
+	 * Returns how many replicas must acknowledge each acquisition (replica sync).
+	 * @return the number of replicas; 0 when replica sync is off
+	 */
+	public int getSyncReplicas() {
+		return this.syncReplicas;
+	}
+
+	/**
+	 * Returns how long an acquisition waits for its replicas to acknowledge it (replica sync).
+	 * @return the sync timeout; unused when replica sync is off
+	 */
+	public Duration getSyncTimeout() {
+		return this.syncTimeout;
 	}
 
 	/**

@@ -8,18 +8,23 @@ import io.github.distributedlock.core.LockAcquisitionException;
 import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@code distributed-lock.sync-replicas} and {@code distributed-lock.sync-timeout}: their defaults, that they
- * reach the lock client, and that a value the library cannot use fails the startup naming the property.
+ * reach the lock client (and the startup line), and that a value the library cannot use fails the startup
+ * naming the property.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ReplicaSyncPropertiesTests {
 
 	private static final RedisServer server = SharedRedis.server();
@@ -33,7 +38,7 @@ class ReplicaSyncPropertiesTests {
 	}
 
 	@Test
-	void replicaSyncIsOffByDefault() {
+	void replicaSyncIsOffByDefault(CapturedOutput output) {
 		contextRunner().run((context) -> {
 			DistributedLockProperties properties = context.getBean(DistributedLockProperties.class);
 			assertThat(properties.getSyncReplicas()).isZero();
@@ -41,13 +46,15 @@ class ReplicaSyncPropertiesTests {
 			// the shared Redis has no replica: with replica sync on, nothing could be acquired
 			DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
 			assertThat(template.execute("sync:" + UUID.randomUUID(), () -> "ran")).isEqualTo("ran");
+			assertThat(output).contains("Distributed locks on Redis").doesNotContain("replica sync");
 		});
 	}
 
 	@Test
-	void theLockClientSyncsWithAsManyReplicasAsConfigured() {
+	void theLockClientSyncsWithAsManyReplicasAsConfigured(CapturedOutput output) {
 		contextRunner().withPropertyValues("distributed-lock.sync-replicas=1", "distributed-lock.sync-timeout=50ms")
 			.run((context) -> {
+				assertThat(output).contains("replica sync 1 replica within 50ms");
 				assertThat(context.getBean(DistributedLockProperties.class).getSyncTimeout())
 					.isEqualTo(Duration.ofMillis(50));
 				// no replica acknowledges: every try is undone until the acquire timeout
