@@ -59,21 +59,23 @@ class ReplicaSyncSentinelTests {
 	@Test
 	void anAcquisitionIsSyncedWithTheReplicaOfThePrimaryTheSentinelNames() {
 		try (RedisLockClient client = new RedisLockClient(connectionFactory, "lock:", 1, Duration.ofMillis(100))) {
-			DistributedLockTemplate template = new DistributedLockTemplate(client, Duration.ofSeconds(30),
+			// patient while the replica is up (the first sync connects through the sentinel), brief while frozen
+			DistributedLockTemplate patient = new DistributedLockTemplate(client, Duration.ofSeconds(30),
+					Duration.ofSeconds(10));
+			DistributedLockTemplate brief = new DistributedLockTemplate(client, Duration.ofSeconds(30),
 					Duration.ofMillis(500));
 			String key = "sync:" + UUID.randomUUID();
-			assertThat(template.execute(key, () -> servers.replicaRedis().opsForHash().get("lock:" + key,
+			assertThat(patient.execute(key, () -> servers.replicaRedis().opsForHash().get("lock:" + key,
 					client.getClientId() + ":" + Thread.currentThread().getId())))
 				.isEqualTo("1");
 			servers.freeze();
 			try {
-				assertThatThrownBy(() -> template.execute(key, () -> "unsynced"))
-					.isInstanceOf(LockAcquisitionException.class);
+				assertThatThrownBy(() -> brief.execute(key, () -> "unsynced")).isInstanceOf(LockAcquisitionException.class);
 			}
 			finally {
 				servers.thaw();
 			}
-			assertThat(template.execute(key, () -> "synced")).isEqualTo("synced");
+			assertThat(patient.execute(key, () -> "synced")).isEqualTo("synced");
 		}
 	}
 

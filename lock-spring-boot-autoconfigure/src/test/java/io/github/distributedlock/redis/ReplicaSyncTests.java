@@ -89,7 +89,11 @@ class ReplicaSyncTests {
 	}
 
 	private DistributedLockTemplate template(int syncReplicas, Duration acquireTimeout) {
-		RedisLockClient client = new RedisLockClient(connectionFactory, "lock:", syncReplicas, Duration.ofMillis(100));
+		return template(syncReplicas, Duration.ofMillis(100), acquireTimeout);
+	}
+
+	private DistributedLockTemplate template(int syncReplicas, Duration syncTimeout, Duration acquireTimeout) {
+		RedisLockClient client = new RedisLockClient(connectionFactory, "lock:", syncReplicas, syncTimeout);
 		this.clients.add(client);
 		return new DistributedLockTemplate(client, Duration.ofSeconds(30), acquireTimeout);
 	}
@@ -150,7 +154,7 @@ class ReplicaSyncTests {
 		assertThat(other.tryLock()).isTrue();
 		other.unlock();
 		servers.thaw();
-		assertThat(template.execute(this.key, () -> "ran")).isEqualTo("ran");
+		assertThat(template(1, Duration.ofSeconds(10)).execute(this.key, () -> "ran")).isEqualTo("ran");
 	}
 
 	@Test
@@ -272,7 +276,7 @@ class ReplicaSyncTests {
 
 	@Test
 	void theSyncScriptIsSentAgainWhenRedisForgotIt() {
-		DistributedLockTemplate template = template(1, Duration.ofSeconds(2));
+		DistributedLockTemplate template = template(1, Duration.ofSeconds(10));
 		template.execute(this.key, () -> null);
 		// as after a restart of Redis: EVALSHA answers NOSCRIPT, and the sync falls back to EVAL
 		primary.execute((RedisCallback<Void>) (connection) -> {
@@ -285,7 +289,8 @@ class ReplicaSyncTests {
 	@Test
 	void replicaSyncCostsOneScriptAndOneWaitPerAcquisitionAndNothingWhenOff() {
 		DistributedLockTemplate off = template(0, Duration.ofSeconds(5));
-		DistributedLockTemplate on = template(1, Duration.ofSeconds(5));
+		// a long sync timeout: WAIT returns as soon as the replica acknowledges, and none is undone on a slow machine
+		DistributedLockTemplate on = template(1, Duration.ofSeconds(5), Duration.ofSeconds(5));
 		// loads the scripts, so that no EVALSHA below falls back to EVAL
 		off.execute(this.key, () -> null);
 		on.execute(this.key, () -> null);
