@@ -10,6 +10,11 @@ import org.jspecify.annotations.Nullable;
  * included), the lease confirmed by the last acquire or renewal, the fencing token, and whether it is known
  * to be lost. The hold count changes under the hold's monitor, since a {@link RedisLockHandle} may release on
  * another thread than the one that re-enters; the lost state is set by the watchdog.
+ * <p>
+ * Thread-bound holds: a hold acquired through a {@code Lock} view (or re-entered only so) is released by its
+ * owner thread; one whose thread ended without releasing it is {@linkplain #isOrphaned() orphaned}, and the
+ * watchdog releases it. A hold with an open {@link RedisLockHandle} may be closed by any thread, also after its
+ * acquiring thread ended (asynchronous code), so it is never orphaned.
  */
 final class Hold {
 
@@ -32,8 +37,17 @@ final class Hold {
 	/** Holds of the owner: re-entries included. Changed under this object's monitor. */
 	int count = 1;
 
-	/** Holds recorded in Redis; re-entries that needed no round trip are not. */
-	volatile int redisHolds = 1;
+	/**
+	 * The thread that acquired the hold, whose owner id it is. A hold that no open {@link RedisLockHandle}
+	 * refers to is bound to this thread: once the thread ended, nobody can release it any more.
+	 */
+	final Thread thread;
+
+	/** Open {@link RedisLockHandle}s of this hold (re-entries included). Changed under this object's monitor. */
+	volatile int handles;
+
+	/** Whether the watchdog is renewing it right now; set under this object's monitor. */
+	volatile boolean renewing;
 
 	/**
 	 * {@link System#nanoTime()} until which the lock stays taken after the last release (the minimum hold,
@@ -61,6 +75,7 @@ final class Hold {
 		this.leaseMillis = leaseMillis;
 		this.autoRenew = autoRenew;
 		this.token = token;
+		this.thread = Thread.currentThread();
 		this.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
 		this.nextRenewal = sentAt + renewalPeriodNanos();
 	}
@@ -86,6 +101,23 @@ final class Hold {
 				this.holdUntil = until;
 			}
 		}
+	}
+
+	/**
+	 * Whether the hold is orphaned: its owner thread ended without releasing it, and no open handle (which any
+	 * thread may close) refers to it. Such a hold would be renewed for ever.
+	 */
+	boolean isOrphaned() {
+		return this.handles == 0 && !this.released && !this.thread.isAlive();
+	}
+
+	/** Starts a renewal unless one is running. */
+	synchronized boolean startRenewal() {
+		if (this.renewing || this.released || this.lostReason != null) {
+			return false;
+		}
+		this.renewing = true;
+		return true;
 	}
 
 	/** Whether the lock is known to be lost, without a round trip: marked lost, or a hard lease that ran out. */

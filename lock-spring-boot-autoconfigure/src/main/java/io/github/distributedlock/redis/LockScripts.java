@@ -34,6 +34,12 @@ final class LockScripts {
 	 */
 	static final long NO_TTL = -4;
 
+	/**
+	 * Returned by acquire scripts when the key is a lock of the other kind (a reentrant lock's hash for the
+	 * read/write scripts, and the other way round): one key cannot be both, the acquisition is refused.
+	 */
+	static final long WRONG_TYPE = -5;
+
 	/** Returned by release scripts when the owner holds no hold. */
 	static final long NOT_HELD = -1;
 

@@ -19,7 +19,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * not know the script yet (after a restart or {@code SCRIPT FLUSH}). Straight on the connection rather than
  * through a {@code RedisTemplate}, whose script executor proxies the connection and serializes through
  * converters: that took more memory per lock+unlock pair than the lock itself (JFR allocation samples).
- * Failures surface as {@link DistributedLockException} naming the action and the lock. Thread-safe.
+ * Failures, also a connection factory that is stopped, surface as {@link DistributedLockException} naming the
+ * action and the lock. Thread-safe.
  */
 final class ScriptExecutor {
 
@@ -142,7 +143,8 @@ final class ScriptExecutor {
 					.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), type, 1, keysAndArgs);
 			}
 		}
-		catch (DataAccessException ex) {
+		catch (DataAccessException | IllegalStateException ex) {
+			// IllegalStateException: the connection factory is stopped (the application is shutting down)
 			throw new DistributedLockException(
 					"Could not " + action + " lock '" + key + "' in Redis: " + ex.getMessage(), ex);
 		}

@@ -10,15 +10,14 @@
 --         result -1 when acquired or re-entered, with a new fencing token when acquired (also by the write holder itself: a downgrade);
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (it was lost);
 --         -4 when a key of another kind without TTL is at KEYS[1] (it never expires);
+--         -5 when a reentrant lock (a key of another kind with a TTL) is at KEYS[1]: refused, nothing is changed;
 --         otherwise milliseconds to wait before trying again (until the blocking writer's lease or the
 --         waiting writer's claim ends, and at most half the reader's own claim, so that it is renewed).
 local key, owner, lease, claim = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[4])
 local now = rw_now()
 local s = rw_load(key, now)
 if s.foreign then
-    -- PTTL's -1 (no TTL) would read as "acquired"
-    local pttl = redis.call('PTTL', key)
-    return { (pttl < 0) and -4 or pttl, 0 }
+    return rw_foreign_result(key)
 end
 if s.readers[owner] then
     -- a reader re-enters even while a writer waits: it could not finish otherwise
@@ -56,7 +55,7 @@ if s.rwaiting[owner] then
     redis.call('HDEL', key, 'rw:' .. owner)
     s.rwaiting[owner] = nil
 end
-redis.call('HSET', key, 'r:' .. owner, 1, 't:' .. owner, now + lease)
+redis.call('HSET', key, 'r:' .. owner, 1, 't:' .. owner, now + lease, '~rw', 1)
 s.readers[owner] = now + lease
 rw_finish(key, s, now)
 return { -1, fence_next(key) }

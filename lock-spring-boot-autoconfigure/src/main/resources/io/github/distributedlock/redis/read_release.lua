@@ -2,7 +2,8 @@
 -- KEYS[1]: the lock's hash (fields: see rw_common.lua)
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: the channel that release notifications are published on
--- ARGV[3]: how many read holds to release (1, or all of them at shutdown)
+-- ARGV[3]: how many read holds to release (the client's last release passes more than it may
+--          have: a re-entry whose outcome it never learnt, say a timed-out round trip that ran, is released too)
 -- Returns -1 when the owner holds no read hold (never acquired, or lost: nothing is changed);
 --         otherwise the read holds left (0: this reader left; when it was the last holder and someone waited,
 --         the key is published on ARGV[2] so waiting writers try again).

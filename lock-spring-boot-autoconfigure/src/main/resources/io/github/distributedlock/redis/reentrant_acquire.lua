@@ -13,6 +13,7 @@
 --         already), with a new fencing token when acquired (not for a re-entry: token 0, the outer hold's counts);
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (its lease ran out: the lock was lost);
 --         -4 when a key without TTL holds it (not written by this library, or made persistent: it never expires);
+--         -5 when the key is a read/write lock's (field '~rw'): refused, nothing is changed;
 --         otherwise the holder's remaining lease in milliseconds; token 0 but when acquired.
 local lease = tonumber(ARGV[2])
 if ARGV[3] == '1' then
@@ -32,6 +33,10 @@ if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[1])
     redis.call('hset', KEYS[1], ARGV[1], 1)
     redis.call('pexpire', KEYS[1], lease)
     return { -1, fence_next(KEYS[1]) }
+end
+-- a read/write lock's hash: its fields must not mix with a reentrant lock's
+if redis.call('hexists', KEYS[1], '~rw') == 1 then
+    return { -5, 0 }
 end
 local pttl = redis.call('pttl', KEYS[1])
 local wait = tonumber(ARGV[4])

@@ -5,7 +5,8 @@
 -- KEYS[1]: the lock's hash (fields: see reentrant_common.lua)
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: the release channel; grants are published on "<ARGV[2]>:<client id>"
--- ARGV[3]: how many holds to release (1, or all of them at shutdown)
+-- ARGV[3]: how many holds to release (the client's last release passes more than it may
+--          have: a re-entry whose outcome it never learnt, say a timed-out round trip that ran, is released too)
 -- ARGV[4]: optional: the owner id to hand the lock to when this release frees it and no other instance waits
 --          for it (a thread of the same client queued for it)
 -- ARGV[5]: with ARGV[4]: that owner's lease in milliseconds

@@ -15,13 +15,16 @@
 --            together and enter before the next writer (phase-fair), so a writer that loops cannot keep
 --            taking the lock back while they are still being woken; an admission not used expires soon
 --   ~f       the last fencing token handed out for the lock (see fence.lua)
+--   ~rw      marks the hash as a read/write lock (written with the first holder), so that the reentrant
+--            scripts refuse it instead of writing their fields into it
 --   ~w       set by an acquire that had to wait: releases publish only then (and clear it; waiters that
 --            lose the race set it again), so uncontended locks cost no pub/sub traffic
 -- A holder released before its minimum hold (holdAtLeast) ended is replaced by a placeholder that nobody owns:
 -- writer "~", or reader "~<owner id>", whose deadline is the end of that minimum hold.
 -- Holders and claims whose deadline has passed are deleted by the next script that loads the lock.
 -- The key's TTL is always the latest deadline in it; the key is deleted when nothing is left.
--- Any other field means the key belongs to a reentrant lock: these scripts treat it as held.
+-- Any other field means the key belongs to a reentrant lock (s.foreign): acquire scripts refuse it (-5) while
+-- it has a TTL, and wait for it when it has none (a key no lock of this library wrote; it never expires).
 
 -- How long (milliseconds) readers may still enter after a writer started waiting: a read phase that ends
 -- the moment a writer waits lets each looping reader read about once per writer; a few milliseconds more
@@ -49,8 +52,8 @@ local function rw_load(key, now)
             -- read where needed
         elseif f == '~w' then
             s.waited = true
-        elseif f == '~f' then
-            -- the last fencing token: it lives as long as the key
+        elseif f == '~f' or f == '~rw' then
+            -- the last fencing token, the type marker: they live as long as the key
         elseif string.sub(f, 1, 3) == 'rw:' or string.sub(f, 1, 3) == 'ra:' then
             local d = tonumber(v)
             if d <= now then
@@ -93,6 +96,15 @@ local function rw_load(key, now)
         end
     end
     return s
+end
+
+-- The acquire result for a key of another kind: -5 while it has a TTL (a reentrant lock holds it: the types
+-- must not share a key), -4 when it has none (PTTL's -1 would read as "acquired").
+local function rw_foreign_result(key)
+    if redis.call('PTTL', key) < 0 then
+        return { -4, 0 }
+    end
+    return { -5, 0 }
 end
 
 -- Marks the lock as waited for, so that the release that lets the waiter in is published.

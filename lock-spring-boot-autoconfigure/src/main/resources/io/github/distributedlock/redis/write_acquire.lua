@@ -12,15 +12,14 @@
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (it was lost);
 --         -3 when the owner holds the read side: upgrades are refused (two upgrading readers would deadlock);
 --         -4 when a key of another kind without TTL is at KEYS[1] (it never expires);
+--         -5 when a reentrant lock (a key of another kind with a TTL) is at KEYS[1]: refused, nothing is changed;
 --         otherwise milliseconds to wait before trying again (until the earliest blocking lease ends, and at
 --         most half the claim, so that the claim is renewed before it runs out).
 local key, owner, lease, claim = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[4])
 local now = rw_now()
 local s = rw_load(key, now)
 if s.foreign then
-    -- PTTL's -1 (no TTL) would read as "acquired"
-    local pttl = redis.call('PTTL', key)
-    return { (pttl < 0) and -4 or pttl, 0 }
+    return rw_foreign_result(key)
 end
 if s.writer == owner then
     redis.call('HINCRBY', key, 'wc', 1)
@@ -41,7 +40,7 @@ if not s.writer and s.nreaders == 0 and s.nadmitted == 0 then
     end
     s.writer = owner
     s.wt = now + lease
-    redis.call('HSET', key, 'w', owner, 'wc', 1, 'wt', s.wt)
+    redis.call('HSET', key, 'w', owner, 'wc', 1, 'wt', s.wt, '~rw', 1)
     rw_finish(key, s, now)
     return { -1, fence_next(key) }
 end

@@ -2,7 +2,8 @@
 -- KEYS[1]: the lock's hash (fields: see rw_common.lua)
 -- ARGV[1]: owner id, "<client id>:<thread id>"
 -- ARGV[2]: the channel that release notifications are published on
--- ARGV[3]: how many write holds to release (1, or all of them at shutdown)
+-- ARGV[3]: how many write holds to release (the client's last release passes more than it may
+--          have: a re-entry whose outcome it never learnt, say a timed-out round trip that ran, is released too)
 -- ARGV[4]: admission in milliseconds: the readers waiting now are admitted, before the next writer, for
 --          this long
 -- Returns -1 when the owner is not the write holder (never acquired, or lost: nothing is changed);

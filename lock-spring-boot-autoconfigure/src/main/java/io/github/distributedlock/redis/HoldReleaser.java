@@ -1,0 +1,208 @@
+package io.github.distributedlock.redis;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.redis.Hold.HoldId;
+import io.github.distributedlock.redis.LocalQueue.Waiter;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The release side of a {@link RedisLockClient}: counts a thread's or a handle's releases down, and releases
+ * the last one in Redis, handing a reentrant lock to the next local waiter in the same round trip, or keeping
+ * it taken by nobody until its minimum hold ends; releases holds whose thread ended (orphans) and, at
+ * shutdown, what holders did not release in time. Thread-safe.
+ */
+final class HoldReleaser {
+
+	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
+
+	private final ConcurrentHashMap<HoldId, Hold> holds;
+
+	private final LocalQueues queues;
+
+	private final LockCommands commands;
+
+	private final ShutdownGrace shutdownGrace;
+
+	private final AtomicBoolean closed;
+
+	/**
+	 * @param closed set once the client is closed: a hold released at shutdown is then not released again
+	 */
+	HoldReleaser(ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues, LockCommands commands,
+			ShutdownGrace shutdownGrace, AtomicBoolean closed) {
+		this.holds = holds;
+		this.queues = queues;
+		this.commands = commands;
+		this.shutdownGrace = shutdownGrace;
+		this.closed = closed;
+	}
+
+	/**
+	 * Releases one hold, on whichever thread: the lock's last hold is released in Redis, handed to the next
+	 * local waiter, or, before its minimum hold ends, kept taken by nobody until then.
+	 * @param hold the hold
+	 * @param byHandle whether one of its {@link RedisLockHandle}s is closed by this release
+	 * @throws IllegalMonitorStateException if all its holds were released already
+	 * @throws LockLostException if the lock was lost before this release (also: released at shutdown)
+	 * @throws DistributedLockException if Redis could not be reached; the lock ends with its lease
+	 */
+	void release(Hold hold, boolean byHandle) {
+		String key = hold.id.key();
+		synchronized (hold) {
+			if (byHandle) {
+				hold.handles--;
+			}
+			if (hold.released) {
+				throw new IllegalMonitorStateException("Lock '" + key + "' (" + hold.id.type() + ") was released already");
+			}
+			if (--hold.count > 0) {
+				// an inner release: the lock stays held, no round trip; report a loss this client knows of
+				if (hold.isKnownLost()) {
+					throw new LockLostException(key, hold.lostReason);
+				}
+				return;
+			}
+			hold.released = true;
+			removeHold(hold);
+		}
+		if (this.closed.get() && hold.lostReason != null) {
+			// released at shutdown already, and the connection factory may be stopped: no round trip
+			leaveQueueOf(hold, false, null);
+			throw new LockLostException(key, hold.lostReason);
+		}
+		long result = releaseInRedis(hold);
+		if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
+			String reason = (hold.lostReason != null) ? hold.lostReason
+					: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
+			hold.markLost(reason);
+			throw new LockLostException(key, reason);
+		}
+	}
+
+	/**
+	 * Releases a hold's lock in Redis after its last hold was released, and leaves the local queue.
+	 * @return the release script's result
+	 */
+	private long releaseInRedis(Hold hold) {
+		String key = hold.id.key();
+		long keepMillis = (hold.holdUntil == Long.MIN_VALUE) ? 0
+				: TimeUnit.NANOSECONDS.toMillis(hold.holdUntil - System.nanoTime() + 999_999);
+		// the next local waiter, if any, gets the lock in the same round trip as this release
+		LocalQueue queue = hold.queue;
+		Waiter next = (keepMillis <= 0 && queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
+				&& hold.lostReason == null) ? queue.reserveNext() : null;
+		boolean handedOver = false;
+		try {
+			if (keepMillis > 0) {
+				return this.commands.keep(hold, keepMillis);
+			}
+			long sentAt = System.nanoTime();
+			ScriptExecutor.Pair released = this.commands.release(hold, next);
+			if (next != null && released.result() == LockScripts.HANDED_OVER) {
+				handedOver = true;
+				queue.handedOver(next, sentAt, released.token());
+			}
+			return released.result();
+		}
+		catch (DistributedLockException ex) {
+			throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
+					+ hold.leaseMillis + " ms: " + ex.getMessage(), ex.getCause());
+		}
+		finally {
+			leaveQueueOf(hold, handedOver, next);
+		}
+	}
+
+	/**
+	 * Undoes an acquisition that too few replicas acknowledged (replica sync): releases it as any release does,
+	 * so a waiter is granted or woken, and the lock is not left to its lease.
+	 */
+	void undo(Hold hold) {
+		try {
+			release(hold, false);
+		}
+		catch (LockLostException ex) {
+			// gone already: nothing to undo
+		}
+		catch (DistributedLockException ex) {
+			logger.warn("Could not undo the acquisition of lock '" + hold.id.key() + "' that too few replicas "
+					+ "acknowledged; it ends with its lease of " + hold.leaseMillis + " ms", ex);
+		}
+	}
+
+	/**
+	 * Releases a hold whose owner thread ended without releasing it (the watchdog found it orphaned): nobody
+	 * can release it any more, and renewing it would keep the lock taken for the life of the JVM.
+	 */
+	void releaseOrphan(Hold hold) {
+		synchronized (hold) {
+			if (!hold.isOrphaned()) {
+				return;
+			}
+			hold.released = true;
+			hold.count = 0;
+			removeHold(hold);
+		}
+		logger.warn("Releasing lock " + ShutdownGrace.describe(hold) + ": that thread ended without releasing it "
+				+ "(a Lock must be unlocked by the thread that locked it, before it ends)");
+		try {
+			releaseInRedis(hold);
+		}
+		finally {
+			hold.markLost("its owner thread '" + hold.thread.getName() + "' ended without releasing it");
+		}
+	}
+
+	private void removeHold(Hold hold) {
+		this.holds.remove(hold.id, hold);
+		this.shutdownGrace.holdRemoved();
+	}
+
+	/**
+	 * Leaves the local queue after the Redis release: unless the lock was handed over, the next local waiter
+	 * (the reserved one, if a hand-over did not happen) becomes the head and goes to Redis, finding it free.
+	 */
+	private void leaveQueueOf(Hold hold, boolean handedOver, @Nullable Waiter reserved) {
+		LocalQueue queue = hold.queue;
+		if (queue != null) {
+			if (hold.queueHead && !handedOver) {
+				queue.leave(reserved);
+			}
+			this.queues.leave(hold.redisKey, hold.id.type());
+		}
+	}
+
+	/**
+	 * Releases every hold left at shutdown, each with a warning naming the lock and its holder thread; their
+	 * holders' releases then throw {@link LockLostException} without a round trip (the connection factory may
+	 * be stopped by then). Called once the client is closed.
+	 */
+	void releaseAll() {
+		for (Hold hold : this.holds.values()) {
+			synchronized (hold) {
+				if (hold.released || hold.lostReason != null) {
+					continue;
+				}
+				hold.markLost("its client was closed (application shutdown) and released it while thread '"
+						+ hold.thread.getName() + "' still held it");
+			}
+			logger.warn("Shutdown: releasing lock " + ShutdownGrace.describe(hold)
+					+ " although its holder has not released it; its release will throw LockLostException");
+			try {
+				this.commands.release(hold, null);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Could not release lock '" + hold.id.key() + "' at shutdown; it ends with its lease", ex);
+			}
+		}
+	}
+
+}

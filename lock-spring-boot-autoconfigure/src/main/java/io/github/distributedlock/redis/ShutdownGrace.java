@@ -1,0 +1,110 @@
+package io.github.distributedlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The grace period of a client's shutdown: waits until the locks that running threads still hold are released
+ * by those threads, or until the grace period ends, while the watchdog goes on renewing them. So a shutdown never
+ * frees a lock under a holder that is still working, nor leaves it to expire under it. Holds known to be lost,
+ * and orphaned holds (their thread ended: the watchdog releases them), are not waited for. Thread-safe.
+ */
+final class ShutdownGrace {
+
+	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
+
+	/** Longest wait between two looks at the holds: a hold can become lost or orphaned without a signal. */
+	private static final long RECHECK_MILLIS = 200;
+
+	private final Collection<Hold> holds;
+
+	private volatile boolean waiting;
+
+	/**
+	 * @param holds the client's holds, a live view
+	 */
+	ShutdownGrace(Collection<Hold> holds) {
+		this.holds = holds;
+	}
+
+	/** Called when a hold is gone from the client's holds: wakes the wait if there is one. */
+	void holdRemoved() {
+		if (this.waiting) {
+			synchronized (this) {
+				notifyAll();
+			}
+		}
+	}
+
+	/**
+	 * Waits until no running thread holds a lock of the client, or until {@code timeout} passed.
+	 * @return the holds still held when it ended (empty when all were released in time)
+	 */
+	List<Hold> await(Duration timeout) {
+		long start = System.nanoTime();
+		long deadline = start + timeout.toNanos();
+		List<Hold> held = stillHeld();
+		if (held.isEmpty()) {
+			return held;
+		}
+		logger.info("Shutdown: waiting up to " + timeout.toMillis() + " ms for " + held.size()
+				+ " lock(s) to be released by their holders, renewing them meanwhile: " + describe(held));
+		this.waiting = true;
+		boolean interrupted = false;
+		try {
+			synchronized (this) {
+				while (!(held = stillHeld()).isEmpty()) {
+					long remaining = deadline - System.nanoTime();
+					if (remaining <= 0) {
+						break;
+					}
+					try {
+						wait(Math.min(RECHECK_MILLIS, TimeUnit.NANOSECONDS.toMillis(remaining) + 1));
+					}
+					catch (InterruptedException ex) {
+						interrupted = true;
+						break;
+					}
+				}
+			}
+		}
+		finally {
+			this.waiting = false;
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+		if (held.isEmpty()) {
+			logger.info("Shutdown: every lock was released by its holder, after "
+					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
+		}
+		return held;
+	}
+
+	private List<Hold> stillHeld() {
+		List<Hold> held = new ArrayList<>();
+		for (Hold hold : this.holds) {
+			if (!hold.released && !hold.isKnownLost() && !hold.isOrphaned()) {
+				held.add(hold);
+			}
+		}
+		return held;
+	}
+
+	/** Names each hold's lock and holder thread, for the log. */
+	static String describe(Collection<Hold> holds) {
+		return holds.stream().map(ShutdownGrace::describe).collect(Collectors.joining(", "));
+	}
+
+	static String describe(Hold hold) {
+		return "'" + hold.id.key() + "' (" + hold.id.type() + ", held by thread '" + hold.thread.getName() + "')";
+	}
+
+}

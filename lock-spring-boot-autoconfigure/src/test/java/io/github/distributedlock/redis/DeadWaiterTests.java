@@ -1,0 +1,68 @@
+package io.github.distributedlock.redis;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.test.SharedRedis;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A waiting writer whose JVM is killed ({@code kill -9}) while readers hold the lock: its claim, which makes new
+ * readers wait behind it, ends within seconds, not with its lease (issue 14, item 2).
+ */
+class DeadWaiterTests {
+
+	@Test
+	void aKilledWaitingWritersClaimKeepsNewReadersOutForSecondsNotForItsLease() throws Exception {
+		String key = "dead-writer:" + UUID.randomUUID();
+		String redisKey = "lock:" + key;
+		RedisLockClient first = new RedisLockClient(SharedRedis.connectionFactory(), "lock:");
+		RedisLockClient second = new RedisLockClient(SharedRedis.connectionFactory(), "lock:");
+		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+		Process writer = null;
+		try {
+			assertThat(first.acquire(key, LockType.READ, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
+			// a writer in another JVM, with a 30 s lease, waits for the readers
+			writer = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+					WaitingWriterMain.class.getName(), Integer.toString(SharedRedis.server().port()), key, "30000")
+				.redirectErrorStream(true)
+				.start();
+			BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8));
+			String waiting = out.readLine();
+			assertThat(waiting).startsWith("WAITING ");
+			String claim = "ww:" + waiting.substring("WAITING ".length());
+			await().atMost(Duration.ofSeconds(20)).until(() -> SharedRedis.redis().opsForHash().hasKey(redisKey, claim));
+			writer.destroyForcibly();
+			assertThat(writer.waitFor(10, TimeUnit.SECONDS)).isTrue();
+			// a new reader waits behind the dead writer's claim, but only until that claim runs out
+			long start = System.nanoTime();
+			boolean acquired = second.acquire(key, LockType.READ, Duration.ofSeconds(30), true, Duration.ofSeconds(10),
+					false);
+			Duration waited = Duration.ofNanos(System.nanoTime() - start);
+			System.out.println("A reader waited " + waited.toMillis() + " ms behind a killed waiting writer (lease 30 s)");
+			assertThat(acquired).isTrue();
+			assertThat(waited).isLessThan(Duration.ofSeconds(6));
+			assertThat(SharedRedis.redis().opsForHash().hasKey(redisKey, claim)).isFalse();
+			second.release(key, LockType.READ);
+			first.release(key, LockType.READ);
+			assertThat(SharedRedis.redis().hasKey(redisKey)).isFalse();
+		}
+		finally {
+			if (writer != null) {
+				writer.destroyForcibly();
+			}
+			first.close();
+			second.close();
+		}
+	}
+
+}

@@ -1,0 +1,107 @@
+package io.github.distributedlock.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.UUID;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.test.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Round trips that time out on the client but run in Redis afterwards (a server paused past the client's
+ * command timeout): the lock is left with no owner neither by a re-entry nor by a first try (issue 14, item 4).
+ * A server of its own: pausing it pauses every client.
+ */
+class UnknownOutcomeTests {
+
+	/** The lock client's command timeout: the pause outlasts it. */
+	private static final Duration COMMAND_TIMEOUT = Duration.ofMillis(300);
+
+	private static final long PAUSE_MILLIS = 1200;
+
+	private RedisServer server;
+
+	private LettuceConnectionFactory clientFactory;
+
+	private LettuceConnectionFactory testFactory;
+
+	private StringRedisTemplate redis;
+
+	private RedisLockClient client;
+
+	private final String key = "unknown:" + UUID.randomUUID();
+
+	@BeforeEach
+	void start() {
+		this.server = RedisServer.start();
+		this.clientFactory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.server.host(), this.server.port()),
+				LettuceClientConfiguration.builder().commandTimeout(COMMAND_TIMEOUT).build());
+		this.clientFactory.afterPropertiesSet();
+		this.clientFactory.start();
+		this.testFactory = this.server.connectionFactory();
+		this.redis = new StringRedisTemplate(this.testFactory);
+		this.client = new RedisLockClient(this.clientFactory, "lock:");
+	}
+
+	@AfterEach
+	void stop() {
+		this.client.close();
+		this.clientFactory.destroy();
+		this.testFactory.destroy();
+		this.server.close();
+	}
+
+	/** Pauses the server: commands sent from now on run when the pause ends, after the client gave up on them. */
+	private void pauseServer() {
+		this.redis.execute((RedisCallback<Object>) (connection) -> connection.execute("CLIENT",
+				"PAUSE".getBytes(StandardCharsets.UTF_8), Long.toString(PAUSE_MILLIS).getBytes(StandardCharsets.UTF_8),
+				"ALL".getBytes(StandardCharsets.UTF_8)));
+	}
+
+	@Test
+	void aReentryThatTimedOutButRanIsReleasedWithTheOuterHold() throws Exception {
+		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(2), true, Duration.ZERO, false))
+			.isTrue();
+		String owner = this.client.getClientId() + ":" + Thread.currentThread().getId();
+		pauseServer();
+		// a longer lease than the outer hold's: the re-entry goes to Redis, times out, and runs there later
+		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(() -> this.client.acquire(this.key,
+				LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> "2".equals(this.redis.opsForHash().get("lock:" + this.key, owner)));
+		this.client.release(this.key, LockType.REENTRANT);
+		// before: the release took one hold of two, and the lock stayed, owned by nobody, for 30 s
+		assertThat(this.redis.hasKey("lock:" + this.key)).isFalse();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockType.class)
+	void aFirstTryThatTimedOutButRanLeavesNothingBehind(LockType type) throws Exception {
+		pauseServer();
+		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(() -> this.client.acquire(this.key,
+				type, Duration.ofSeconds(30), true, Duration.ofSeconds(5), false));
+		// the try ran when the pause ended, and the withdrawal sent after it took back what it acquired: the
+		// key goes long before its 30 s lease ends
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey("lock:" + this.key));
+		assertThat(this.client.acquire(this.key, type, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
+		this.client.release(this.key, type);
+	}
+
+}
