@@ -48,8 +48,10 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	RedisLockClient distributedLockClient(RedisConnectionFactory connectionFactory,
 			DistributedLockProperties properties) {
-		return new RedisLockClient(connectionFactory, properties.getKeyPrefix(), properties.getSyncReplicas(),
-				properties.getSyncTimeout());
+		RedisLockClient client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(),
+				properties.getSyncReplicas(), properties.getSyncTimeout());
+		client.setShutdownTimeout(properties.getShutdownTimeout());
+		return client;
 	}
 
 	@Bean

@@ -58,6 +58,16 @@ public class DistributedLockProperties {
 	private Duration syncTimeout = Duration.ofMillis(100);
 
 	/**
+	 * How long the application's shutdown waits for threads that still hold locks to release them; the locks
+	 * are renewed meanwhile, and what is left afterwards is released with a warning. Spent in the lock client's
+	 * own lifecycle phase, after the web server's graceful shutdown and before the Redis connection factory
+	 * stops, and not cut short by spring.lifecycle.timeout-per-shutdown-phase. Executors with
+	 * spring.task.*.shutdown.await-termination=true finish their tasks only after every lifecycle phase: give
+	 * this at least their await-termination-period.
+	 */
+	private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+	/**
 	 * Order of the @DistributedLock advisor among other advisors (lower runs first, further outside). Keep it
 	 * lower than the transaction advisor's so that locks are released after the commit.
 	 */
@@ -190,6 +200,22 @@ public class DistributedLockProperties {
 					"Set distributed-lock.sync-timeout to a positive number of milliseconds, such as 100ms.");
 		}
 		this.syncTimeout = syncTimeout;
+	}
+
+	/**
+	 * Returns how long the shutdown waits for lock holders to release their locks.
+	 * @return the grace period, 30 seconds by default
+	 */
+	public Duration getShutdownTimeout() {
+		return this.shutdownTimeout;
+	}
+
+	/**
+	 * Sets how long the shutdown waits for lock holders to release their locks.
+	 * @param shutdownTimeout the grace period; zero releases at once; not negative
+	 */
+	public void setShutdownTimeout(Duration shutdownTimeout) {
+		this.shutdownTimeout = shutdownTimeout;
 	}
 
 	/**

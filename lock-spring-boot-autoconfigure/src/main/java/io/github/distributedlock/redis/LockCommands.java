@@ -151,23 +151,41 @@ final class LockCommands {
 	 * or claim expires by itself within seconds, a hold with its lease.
 	 */
 	void withdraw(LockType type, String key, String redisKey, String owner, boolean outcomeUnknown) {
+		// the cancel script also passes on a hold the owner has in Redis: a grant, or its own try's
+		RedisScript<Long> cancel = switch (type) {
+			case REENTRANT -> LockScripts.REENTRANT_CANCEL;
+			case READ -> LockScripts.READ_CANCEL;
+			case WRITE -> LockScripts.WRITE_CANCEL;
+		};
+		runWithdrawal(cancel, outcomeUnknown, redisKey, key, owner, this.channel);
+		// sent even when the cancel's reply did not come in time: on the same connection, it runs after it
+		if (outcomeUnknown && type == LockType.READ) {
+			runWithdrawal(LockScripts.READ_RELEASE, true, redisKey, key, owner, this.channel, ALL_HOLDS);
+		}
+		else if (outcomeUnknown && type == LockType.WRITE) {
+			runWithdrawal(LockScripts.WRITE_RELEASE, true, redisKey, key, owner, this.channel, ALL_HOLDS,
+					ADMISSION_MILLIS);
+		}
+	}
+
+	/**
+	 * Runs a withdrawal; after an unknown outcome Redis may be slow to answer, so by its text: it then runs
+	 * after the try it cleans up after, even if its own reply comes too late.
+	 */
+	private void runWithdrawal(RedisScript<Long> script, boolean outcomeUnknown, String redisKey, String key,
+			String... args) {
 		try {
-			switch (type) {
-				// the cancel script also passes on a hold the owner has in Redis: a grant, or its own try's
-				case REENTRANT -> this.scripts.run(LockScripts.REENTRANT_CANCEL, redisKey, "withdraw the waiting claim on",
-						key, owner, this.channel);
-				case READ, WRITE -> {
-					this.scripts.run((type == LockType.READ) ? LockScripts.READ_CANCEL : LockScripts.WRITE_CANCEL,
-							redisKey, "withdraw the waiting claim on", key, owner, this.channel);
-					if (outcomeUnknown) {
-						releaseReadWrite(type, key, redisKey, owner);
-					}
-				}
+			if (outcomeUnknown) {
+				this.scripts.runText(script, redisKey, "withdraw the waiting claim on", key, args);
+			}
+			else {
+				this.scripts.run(script, redisKey, "withdraw the waiting claim on", key, args);
 			}
 		}
 		catch (RuntimeException ex) {
 			logger.warn("Could not withdraw the waiting claim on lock '" + key + "'"
-					+ (outcomeUnknown ? "; if the failed try acquired it, it ends with its lease" : ""), ex);
+					+ (outcomeUnknown ? " (Redis may still run it); if the failed try acquired it, it ends with its lease"
+							: ""), ex);
 		}
 	}
 

@@ -41,7 +41,26 @@ final class ScriptExecutor {
 	 * @throws DistributedLockException if Redis could not run it
 	 */
 	long run(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
-		Object result = eval(script, ReturnType.INTEGER, redisKey, action, key, args);
+		return toLong(eval(script, ReturnType.INTEGER, false, redisKey, action, key, args), action, key);
+	}
+
+	/**
+	 * Runs a script that returns an integer with EVAL, sending its text rather than its SHA1: for a command
+	 * that must run in Redis even when the client stops waiting for its reply (after a command timeout). With
+	 * EVALSHA, Redis might answer NOSCRIPT to a client that no longer listens, which then never sends the text.
+	 * @param script the script
+	 * @param redisKey its one key
+	 * @param action what it does, for the error message
+	 * @param key the lock key, for the error message
+	 * @param args its arguments
+	 * @return what the script returned
+	 * @throws DistributedLockException if Redis could not run it, or its reply did not come in time
+	 */
+	long runText(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
+		return toLong(eval(script, ReturnType.INTEGER, true, redisKey, action, key, args), action, key);
+	}
+
+	private static long toLong(@Nullable Object result, String action, String key) {
 		if (!(result instanceof Long value)) {
 			throw noResult(action, key, result);
 		}
@@ -59,7 +78,7 @@ final class ScriptExecutor {
 	 * @throws DistributedLockException if Redis could not run it
 	 */
 	Pair runPair(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
-		Object result = eval(script, ReturnType.MULTI, redisKey, action, key, args);
+		Object result = eval(script, ReturnType.MULTI, false, redisKey, action, key, args);
 		if (result instanceof List<?> list && list.size() == 2 && list.get(0) instanceof Long first
 				&& list.get(1) instanceof Long second) {
 			return new Pair(first, second);
@@ -90,7 +109,7 @@ final class ScriptExecutor {
 				results = ex.getPipelineResult();
 			}
 		}
-		catch (DataAccessException ex) {
+		catch (DataAccessException | IllegalStateException ex) {
 			DistributedLockException failure = new DistributedLockException(
 					"Could not run " + calls.size() + " lock scripts in Redis: " + ex.getMessage(), ex);
 			return calls.stream().map((call) -> new Outcome(0, failure)).toList();
@@ -128,11 +147,15 @@ final class ScriptExecutor {
 		return keysAndArgs;
 	}
 
-	private @Nullable Object eval(RedisScript<Long> script, ReturnType type, String redisKey, String action, String key,
-			String... args) {
+	private @Nullable Object eval(RedisScript<Long> script, ReturnType type, boolean text, String redisKey,
+			String action, String key, String... args) {
 		byte[][] keysAndArgs = keysAndArgs(redisKey, args);
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			try {
+				if (text) {
+					return connection.scriptingCommands()
+						.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), type, 1, keysAndArgs);
+				}
 				return connection.scriptingCommands().evalSha(script.getSha1(), type, 1, keysAndArgs);
 			}
 			catch (DataAccessException ex) {

@@ -1,0 +1,213 @@
+package io.github.distributedlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.distributedlock.annotation.DistributedLock;
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.redis.RedisLockClient;
+import io.github.distributedlock.test.SharedRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The application context closes while a lock is held by work still running (a {@code @Scheduled} job, a
+ * plain thread): the lock stays held and renewed, so no other instance gets it, until the work releases it,
+ * or until the shutdown timeout ends, when it is released with a warning and the late release is a
+ * {@link LockLostException} (issue 13, item 1).
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class GracefulShutdownTests {
+
+	/** The locks' lease: renewed every 200 ms, so only renewal keeps them through a shutdown of seconds. */
+	private static final String LEASE = "600ms";
+
+	static CountDownLatch jobStarted;
+
+	static CountDownLatch finish;
+
+	static final AtomicReference<Object> outcome = new AtomicReference<>();
+
+	static String runId;
+
+	private final StringRedisTemplate redis = SharedRedis.redis();
+
+	private RedisLockClient otherInstance;
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+				DistributedLockAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.host=" + SharedRedis.server().host(),
+				"spring.data.redis.port=" + SharedRedis.server().port(),
+				// the scheduler lets its running job go on until it is destroyed, after every lifecycle phase
+				"spring.task.scheduling.shutdown.await-termination=true",
+				"spring.task.scheduling.shutdown.await-termination-period=30s");
+
+	@BeforeEach
+	void setUp() {
+		runId = UUID.randomUUID().toString();
+		jobStarted = new CountDownLatch(1);
+		finish = new CountDownLatch(1);
+		outcome.set(null);
+		this.otherInstance = new RedisLockClient(SharedRedis.connectionFactory(), "lock:");
+	}
+
+	@AfterEach
+	void tearDown() {
+		finish.countDown();
+		this.otherInstance.close();
+	}
+
+	@Test
+	void aScheduledJobInFlightKeepsItsLockThroughTheShutdownUntilItReturns(CapturedOutput output) {
+		this.runner.withUserConfiguration(ScheduledJobConfiguration.class)
+			.withPropertyValues("distributed-lock.shutdown-timeout=20s")
+			.run((context) -> assertHeldThroughShutdownUntilReleased(context, "job:" + runId, output));
+	}
+
+	@Test
+	void aPlainThreadInALockedMethodKeepsItsLockThroughTheShutdownUntilItReturns(CapturedOutput output) {
+		this.runner.withPropertyValues("distributed-lock.shutdown-timeout=20s").run((context) -> {
+			startPlainHolder(context.getBean(DistributedLockTemplate.class), "plain:" + runId);
+			assertHeldThroughShutdownUntilReleased(context, "plain:" + runId, output);
+		});
+	}
+
+	@Test
+	void aHolderThatOutlivesTheShutdownTimeoutLosesItsLockWithAWarning(CapturedOutput output) {
+		String key = "late:" + runId;
+		this.runner.withPropertyValues("distributed-lock.shutdown-timeout=1s").run((context) -> {
+			Thread holder = startPlainHolder(context.getBean(DistributedLockTemplate.class), key);
+			assertThat(jobStarted.await(10, TimeUnit.SECONDS)).isTrue();
+			long start = System.nanoTime();
+			context.close();
+			long closedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+			// held, and renewed, for the grace period; then released with a warning naming the lock and its holder
+			assertThat(closedAfter).isGreaterThanOrEqualTo(900);
+			assertThat(output).contains("Shutdown: releasing lock '" + key + "'", "held by thread 'plain-holder'");
+			assertThat(this.redis.hasKey("lock:" + key)).isFalse();
+			assertThat(this.otherInstance.acquire(key, LockType.REENTRANT, Duration.ofSeconds(30), false, Duration.ZERO,
+					false)).isTrue();
+			this.otherInstance.release(key, LockType.REENTRANT);
+			finish.countDown();
+			holder.join(10_000);
+			// the late release: the lock was lost, not an IllegalStateException of a stopped connection factory
+			assertThat(outcome.get()).isInstanceOf(LockLostException.class);
+		});
+	}
+
+	private void assertHeldThroughShutdownUntilReleased(ConfigurableApplicationContext context, String key,
+			CapturedOutput output) throws Exception {
+		assertThat(jobStarted.await(10, TimeUnit.SECONDS)).isTrue();
+		Thread closer = new Thread(context::close, "closer");
+		closer.start();
+		await().atMost(Duration.ofSeconds(10)).until(() -> output.toString().contains("Shutdown: waiting up to"));
+		// for more than three leases, the lock stays in Redis and no other instance can take it
+		await().during(Duration.ofMillis(2000)).atMost(Duration.ofSeconds(5))
+			.until(() -> this.redis.hasKey("lock:" + key) && !otherInstanceAcquires(key));
+		assertThat(closer.isAlive()).isTrue();
+		finish.countDown();
+		closer.join(10_000);
+		assertThat(closer.isAlive()).isFalse();
+		assertThat(outcome.get()).isEqualTo("returned");
+		assertThat(this.redis.hasKey("lock:" + key)).isFalse();
+		assertThat(output).contains("every lock was released by its holder").doesNotContain("Shutdown: releasing lock");
+	}
+
+	private boolean otherInstanceAcquires(String key) throws InterruptedException {
+		if (this.otherInstance.acquire(key, LockType.REENTRANT, Duration.ofSeconds(30), false, Duration.ZERO, false)) {
+			this.otherInstance.release(key, LockType.REENTRANT);
+			return true;
+		}
+		return false;
+	}
+
+	private static Thread startPlainHolder(DistributedLockTemplate template, String key) {
+		Thread holder = new Thread(() -> {
+			try {
+				template.execute(LockDefinition.builder(key).lease(Duration.ofMillis(600)).build(), () -> {
+					jobStarted.countDown();
+					return finish.await(30, TimeUnit.SECONDS);
+				});
+				outcome.set("returned");
+			}
+			catch (Throwable ex) {
+				outcome.set(ex);
+			}
+		}, "plain-holder");
+		holder.start();
+		return holder;
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableScheduling
+	static class ScheduledJobConfiguration {
+
+		@Bean
+		JobService jobService() {
+			return new JobService();
+		}
+
+		@Bean
+		ScheduledJob scheduledJob(JobService jobService) {
+			return new ScheduledJob(jobService);
+		}
+
+	}
+
+	static class JobService {
+
+		@DistributedLock(name = "job", key = "#id", lease = LEASE)
+		public void work(String id) throws InterruptedException {
+			jobStarted.countDown();
+			finish.await(30, TimeUnit.SECONDS);
+		}
+
+	}
+
+	static class ScheduledJob {
+
+		private final JobService jobService;
+
+		ScheduledJob(JobService jobService) {
+			this.jobService = jobService;
+		}
+
+		@Scheduled(initialDelay = 0, fixedDelay = 1, timeUnit = TimeUnit.DAYS)
+		void run() {
+			try {
+				this.jobService.work(runId);
+				outcome.set("returned");
+			}
+			catch (Throwable ex) {
+				outcome.set(ex);
+			}
+		}
+
+	}
+
+}
