@@ -83,7 +83,7 @@ final class LeaseWatchdog implements AutoCloseable {
 			}
 			if (this.nextSweep.compareAndSet(scheduled, due)) {
 				try {
-					this.sweeper.schedule(this::sweep, Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
+					this.sweeper.schedule(() -> sweep(due), Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
 				}
 				catch (RejectedExecutionException ex) {
 					// closed: nothing is renewed any more
@@ -96,10 +96,13 @@ final class LeaseWatchdog implements AutoCloseable {
 	/**
 	 * Starts the renewal of the holds that are due, all in one task (one pipeline), and schedules itself for the
 	 * next hold due. Holds being renewed schedule their next sweep when their renewal ends, so a renewal that
-	 * is slow holds up neither the sweeps nor the renewals of other holds.
+	 * is slow holds up neither the sweeps nor the renewals of other holds. A sweep that an earlier one
+	 * superseded (scheduled for {@code scheduledFor}, no longer the next) does nothing: no duplicate sweeps.
 	 */
-	private void sweep() {
-		this.nextSweep.set(Long.MAX_VALUE);
+	private void sweep(long scheduledFor) {
+		if (!this.nextSweep.compareAndSet(scheduledFor, Long.MAX_VALUE)) {
+			return;
+		}
 		long next = Long.MAX_VALUE;
 		List<Hold> due = new ArrayList<>();
 		try {

@@ -33,7 +33,8 @@ class DeadWaiterTests {
 			assertThat(first.acquire(key, LockType.READ, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
 			// a writer in another JVM, with a 30 s lease, waits for the readers
 			writer = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-					WaitingWriterMain.class.getName(), Integer.toString(SharedRedis.server().port()), key, "30000")
+					LockHolderMain.class.getName(), Integer.toString(SharedRedis.server().port()), key, "30000", "WRITE",
+					"60000")
 				.redirectErrorStream(true)
 				.start();
 			BufferedReader out = new BufferedReader(new InputStreamReader(writer.getInputStream(), StandardCharsets.UTF_8));

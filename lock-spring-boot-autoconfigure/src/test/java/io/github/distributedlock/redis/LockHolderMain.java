@@ -10,7 +10,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * A separate application instance for the fault tests: acquires a lock with auto-renew, prints
  * {@code HELD <owner id>}, and holds it until killed. Arguments: Redis port, lock key, lease in ms, and
- * optionally the lock type (REENTRANT by default).
+ * optionally the lock type (REENTRANT by default) and how long to wait for it in ms (default: try once);
+ * when it waits, it prints {@code WAITING <owner id>} first, so that it can be killed while it waits.
  */
 public final class LockHolderMain {
 
@@ -26,7 +27,12 @@ public final class LockHolderMain {
 		factory.start();
 		RedisLockClient client = new RedisLockClient(factory, "lock:");
 		LockType type = (args.length > 3) ? LockType.valueOf(args[3]) : LockType.REENTRANT;
-		if (!client.acquire(key, type, lease, true, Duration.ZERO, false)) {
+		Duration timeout = (args.length > 4) ? Duration.ofMillis(Long.parseLong(args[4])) : Duration.ZERO;
+		if (!timeout.isZero()) {
+			System.out.println("WAITING " + client.getClientId() + ":" + Thread.currentThread().getId());
+			System.out.flush();
+		}
+		if (!client.acquire(key, type, lease, true, timeout, false)) {
 			System.out.println("NOT-ACQUIRED");
 			System.exit(2);
 		}
