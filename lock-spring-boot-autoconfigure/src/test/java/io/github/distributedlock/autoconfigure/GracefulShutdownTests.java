@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
@@ -27,11 +28,13 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -118,6 +121,27 @@ class GracefulShutdownTests {
 			// the late release: the lock was lost, not an IllegalStateException of a stopped connection factory
 			assertThat(outcome.get()).isInstanceOf(LockLostException.class);
 		});
+	}
+
+	@Test
+	void aReleaseAfterTheConnectionFactoryStoppedIsADistributedLockException() throws Exception {
+		LettuceConnectionFactory factory = SharedRedis.server().connectionFactory();
+		RedisLockClient client = new RedisLockClient(factory, "lock:");
+		String key = "stopped-factory:" + runId;
+		try {
+			assertThat(client.acquire(key, LockType.REENTRANT, Duration.ofMillis(600), true, Duration.ZERO, false))
+				.isTrue();
+			factory.stop();
+			// before: the factory's raw IllegalStateException
+			assertThatExceptionOfType(DistributedLockException.class)
+				.isThrownBy(() -> client.release(key, LockType.REENTRANT))
+				.withMessageContaining(key);
+		}
+		finally {
+			client.close();
+			factory.destroy();
+			this.redis.delete("lock:" + key);
+		}
 	}
 
 	private void assertHeldThroughShutdownUntilReleased(ConfigurableApplicationContext context, String key,
