@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
@@ -28,7 +29,7 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LeaseWatchdog.class);
 
-	/** Renewals that may wait on Redis at once; more queue. */
+	/** Renewal batches that may wait on Redis at once. */
 	private static final int RENEWAL_THREADS = 4;
 
 	private final Collection<Hold> holds;
@@ -43,6 +44,16 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	/** {@link System#nanoTime()} of the next scheduled sweep, {@code Long.MAX_VALUE} if none. */
 	private final AtomicLong nextSweep = new AtomicLong(Long.MAX_VALUE);
+
+	/** Renewal batches started and not finished. */
+	private final AtomicInteger inFlight = new AtomicInteger();
+
+	/**
+	 * Set by a sweep that left due holds for later because {@link #RENEWAL_THREADS} batches were in flight; the
+	 * next batch to finish sweeps again at once. So the holds that come due while Redis is slow gather in the
+	 * next batch (one round trip) instead of queueing one small batch each.
+	 */
+	private volatile boolean backlog;
 
 	private volatile boolean closed;
 
@@ -105,19 +116,29 @@ final class LeaseWatchdog implements AutoCloseable {
 		}
 		long next = Long.MAX_VALUE;
 		List<Hold> due = new ArrayList<>();
+		boolean saturated = this.inFlight.get() >= RENEWAL_THREADS;
 		try {
 			for (Hold hold : this.holds) {
 				if (!hold.autoRenew || hold.released || hold.lostReason != null || hold.renewing) {
 					continue;
 				}
-				if (System.nanoTime() - hold.nextRenewal >= 0 && hold.startRenewal()) {
+				boolean isDue = System.nanoTime() - hold.nextRenewal >= 0;
+				if (isDue && saturated) {
+					this.backlog = true;
+				}
+				else if (isDue && hold.startRenewal()) {
 					due.add(hold);
 				}
 				else if (hold.nextRenewal - next < 0) {
 					next = hold.nextRenewal;
 				}
 			}
+			if (saturated && this.backlog && this.inFlight.get() < RENEWAL_THREADS) {
+				// a batch finished meanwhile, maybe before it could see the backlog
+				next = System.nanoTime();
+			}
 			if (!due.isEmpty()) {
+				this.inFlight.incrementAndGet();
 				this.renewals.execute(() -> renewOrRelease(due));
 			}
 		}
@@ -146,7 +167,12 @@ final class LeaseWatchdog implements AutoCloseable {
 			renew(renewed);
 		}
 		finally {
+			this.inFlight.decrementAndGet();
 			long next = Long.MAX_VALUE;
+			if (this.backlog) {
+				this.backlog = false;
+				next = System.nanoTime();
+			}
 			for (Hold hold : due) {
 				hold.renewing = false;
 				if (!hold.released && hold.lostReason == null && hold.nextRenewal - next < 0) {
