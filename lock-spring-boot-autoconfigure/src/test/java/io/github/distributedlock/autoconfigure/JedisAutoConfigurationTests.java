@@ -2,8 +2,10 @@ package io.github.distributedlock.autoconfigure;
 
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
@@ -50,26 +52,33 @@ class JedisAutoConfigurationTests {
 				.build();
 			CountDownLatch held = new CountDownLatch(1);
 			CountDownLatch release = new CountDownLatch(1);
-			CompletableFuture<Void> holder = CompletableFuture
-				.runAsync(() -> first.getBean(DistributedLockTemplate.class).execute(definition, () -> {
-					held.countDown();
-					return release.await(20, TimeUnit.SECONDS);
-				}));
-			assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
-			CompletableFuture<Long> waiter = CompletableFuture
-				.supplyAsync(() -> second.getBean(DistributedLockTemplate.class).execute(definition, System::nanoTime));
-			// the other instance's writer has claimed the lock (it waits) before the holder lets go
-			await().atMost(Duration.ofSeconds(10))
-				.until(() -> redis.<String, String>opsForHash()
-					.keys("lock:" + key)
-					.stream()
-					.anyMatch((field) -> field.startsWith("ww:")));
-			long released = System.nanoTime();
-			release.countDown();
-			holder.get(10, TimeUnit.SECONDS);
-			long acquired = waiter.get(15, TimeUnit.SECONDS);
-			assertThat(Duration.ofNanos(acquired - released)).isLessThan(Duration.ofSeconds(3));
-			assertThat(redis.hasKey("lock:" + key)).isFalse();
+			// threads of its own: both block, and the common pool may have a single worker (2 CPUs, Java 25)
+			ExecutorService threads = Executors.newFixedThreadPool(2);
+			try {
+				Future<Boolean> holder = threads
+					.submit(() -> first.getBean(DistributedLockTemplate.class).execute(definition, () -> {
+						held.countDown();
+						return release.await(20, TimeUnit.SECONDS);
+					}));
+				assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+				Future<Long> waiter = threads
+					.submit(() -> second.getBean(DistributedLockTemplate.class).execute(definition, System::nanoTime));
+				// the other instance's writer has claimed the lock (it waits) before the holder lets go
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> redis.<String, String>opsForHash()
+						.keys("lock:" + key)
+						.stream()
+						.anyMatch((field) -> field.startsWith("ww:")));
+				long released = System.nanoTime();
+				release.countDown();
+				assertThat(holder.get(10, TimeUnit.SECONDS)).isTrue();
+				long acquired = waiter.get(15, TimeUnit.SECONDS);
+				assertThat(Duration.ofNanos(acquired - released)).isLessThan(Duration.ofSeconds(3));
+				assertThat(redis.hasKey("lock:" + key)).isFalse();
+			}
+			finally {
+				threads.shutdownNow();
+			}
 		}));
 	}
 
