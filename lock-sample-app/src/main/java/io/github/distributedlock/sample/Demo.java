@@ -23,7 +23,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * The demo: starts {@value #INSTANCES} instances of the application (each its own Spring context and lock
  * client, as separate processes would be) on one Redis, runs {@value #THREADS} threads in each, and
- * compares each scenario with and without its lock.
+ * compares each scenario with and without its lock. It deletes what it wrote to Redis when it ends (and all
+ * of it expires anyway, see {@link SampleData}).
  */
 final class Demo {
 
@@ -52,6 +53,8 @@ final class Demo {
 
 	static Report run(String[] args, PrintStream out) throws Exception {
 		List<ConfigurableApplicationContext> instances = new ArrayList<>();
+		// run at the end, while the instances are still open: the demo's keys are not left in the user's Redis
+		List<Runnable> cleanUp = new ArrayList<>();
 		try {
 			for (int i = 0; i < INSTANCES; i++) {
 				instances.add(startInstance(args));
@@ -62,6 +65,7 @@ final class Demo {
 			for (boolean locked : new boolean[] { true, false }) {
 				String sku = "sku-" + UUID.randomUUID();
 				StockService stock0 = instances.get(0).getBean(StockService.class);
+				cleanUp.add(() -> stock0.remove(sku));
 				stock0.restock(sku, INITIAL_STOCK);
 				AtomicInteger sold = new AtomicInteger();
 				long millis = timed(() -> onEveryThread(instances, (instance) -> {
@@ -83,6 +87,7 @@ final class Demo {
 			String drawId = "demo-" + UUID.randomUUID();
 			List<String> tickets = IntStream.rangeClosed(1, 500).mapToObj((i) -> "ticket-" + i).toList();
 			AtomicInteger draws = new AtomicInteger();
+			cleanUp.add(() -> instances.get(0).getBean(LotteryService.class).forget(drawId));
 			long lotteryMillis = timed(() -> onEveryThread(instances, (instance) -> instance.getBean(LotteryService.class)
 				.draw(drawId, tickets, 3)
 				.ifPresent((winners) -> draws.incrementAndGet()), 1));
@@ -96,6 +101,7 @@ final class Demo {
 			for (boolean locked : new boolean[] { true, false }) {
 				String sku = "sku-" + UUID.randomUUID();
 				PriceCatalogue writerCatalogue = instances.get(0).getBean(PriceCatalogue.class);
+				cleanUp.add(() -> writerCatalogue.remove(sku));
 				writerCatalogue.repriceWithoutLock(sku, 100);
 				AtomicBoolean repricingDone = new AtomicBoolean();
 				AtomicLong reads = new AtomicLong();
@@ -153,8 +159,13 @@ final class Demo {
 					fenced);
 		}
 		finally {
-			for (ConfigurableApplicationContext instance : instances) {
-				instance.close();
+			try {
+				cleanUp.forEach(Runnable::run);
+			}
+			finally {
+				for (ConfigurableApplicationContext instance : instances) {
+					instance.close();
+				}
 			}
 		}
 	}

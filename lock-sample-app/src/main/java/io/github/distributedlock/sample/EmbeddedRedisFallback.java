@@ -52,6 +52,16 @@ final class EmbeddedRedisFallback implements AutoCloseable {
 		return new EmbeddedRedisFallback("127.0.0.1", freePort, stop);
 	}
 
+	/** The host of the Redis in use. */
+	String host() {
+		return this.host;
+	}
+
+	/** The port of the Redis in use. */
+	int port() {
+		return this.port;
+	}
+
 	/**
 	 * Returns the arguments with the connection settings of the Redis in use in place of any given ones.
 	 */

@@ -1,6 +1,5 @@
 package io.github.distributedlock.sample;
 
-import java.time.Duration;
 import java.util.List;
 
 import org.springframework.core.io.ClassPathResource;
@@ -21,9 +20,6 @@ import org.springframework.stereotype.Component;
 @Component
 public class FencedStock {
 
-	/** How long the sample's data lives in Redis. */
-	static final Duration DATA_TTL = Duration.ofHours(1);
-
 	private static final RedisScript<Long> WRITE = RedisScript
 		.of(new ClassPathResource("io/github/distributedlock/sample/fenced_write.lua"), Long.class);
 
@@ -42,7 +38,7 @@ public class FencedStock {
 	 */
 	public boolean write(String sku, int units, long fencingToken) {
 		Long written = this.redis.execute(WRITE, List.of(key(sku)), Long.toString(fencingToken),
-				Integer.toString(units), Long.toString(DATA_TTL.toMillis()));
+				Integer.toString(units), Long.toString(SampleData.TTL.toMillis()));
 		return Long.valueOf(1).equals(written);
 	}
 
@@ -53,7 +49,7 @@ public class FencedStock {
 	 */
 	public void writeUnfenced(String sku, int units) {
 		this.redis.opsForHash().put(key(sku), "units", Integer.toString(units));
-		this.redis.expire(key(sku), DATA_TTL);
+		this.redis.expire(key(sku), SampleData.TTL);
 	}
 
 	/**
@@ -64,6 +60,14 @@ public class FencedStock {
 	public int units(String sku) {
 		Object units = this.redis.opsForHash().get(key(sku), "units");
 		return (units != null) ? Integer.parseInt(units.toString()) : 0;
+	}
+
+	/**
+	 * Deletes the stock of a SKU from Redis.
+	 * @param sku the stock keeping unit
+	 */
+	public void remove(String sku) {
+		this.redis.delete(key(sku));
 	}
 
 	private static String key(String sku) {

@@ -87,7 +87,9 @@ final class FencingDemo {
 			learned = true;
 		}
 		instanceB.get(30, TimeUnit.SECONDS);
-		return new Result(accepted, stock.units(sku), learned);
+		int finalUnits = stock.units(sku);
+		stock.remove(sku); // the demo leaves nothing in the user's Redis
+		return new Result(accepted, finalUnits, learned);
 	}
 
 	private static void await(CountDownLatch latch) {

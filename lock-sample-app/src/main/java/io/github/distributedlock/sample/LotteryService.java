@@ -43,6 +43,8 @@ public class LotteryService {
 		List<String> drawn = List.copyOf(shuffled.subList(0, Math.min(winners, shuffled.size())));
 		StockService.pretendToWork();
 		this.redis.opsForList().rightPushAll(winnersKey(drawId), drawn);
+		// kept for the day of a daily draw; the instances that start later find it drawn
+		this.redis.expire(winnersKey(drawId), SampleData.TTL);
 		return Optional.of(drawn);
 	}
 
@@ -62,6 +64,13 @@ public class LotteryService {
 	public long storedDraws(String drawId, int winners) {
 		Long size = this.redis.opsForList().size(winnersKey(drawId));
 		return (size != null) ? size / winners : 0;
+	}
+
+	/**
+	 * Deletes the stored winners of a draw.
+	 */
+	public void forget(String drawId) {
+		this.redis.delete(winnersKey(drawId));
 	}
 
 	private static String winnersKey(String drawId) {

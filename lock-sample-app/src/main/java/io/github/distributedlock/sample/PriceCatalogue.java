@@ -1,5 +1,7 @@
 package io.github.distributedlock.sample;
 
+import java.util.List;
+
 import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.annotation.LockType;
 
@@ -47,9 +49,16 @@ public class PriceCatalogue {
 	}
 
 	public void repriceWithoutLock(String sku, long net) {
-		this.redis.opsForValue().set("sample:price:" + sku + ":net", Long.toString(net));
+		this.redis.opsForValue().set("sample:price:" + sku + ":net", Long.toString(net), SampleData.TTL);
 		StockService.pretendToWork();
-		this.redis.opsForValue().set("sample:price:" + sku + ":gross", Long.toString(net * 12 / 10));
+		this.redis.opsForValue().set("sample:price:" + sku + ":gross", Long.toString(net * 12 / 10), SampleData.TTL);
+	}
+
+	/**
+	 * Deletes the price of a SKU from Redis.
+	 */
+	public void remove(String sku) {
+		this.redis.delete(List.of("sample:price:" + sku + ":net", "sample:price:" + sku + ":gross"));
 	}
 
 }

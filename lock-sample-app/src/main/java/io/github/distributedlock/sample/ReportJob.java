@@ -1,6 +1,5 @@
 package io.github.distributedlock.sample;
 
-import java.time.Duration;
 import java.util.List;
 
 import io.github.distributedlock.annotation.DistributedLock;
@@ -50,7 +49,7 @@ public class ReportJob {
 	public void run() {
 		long now = System.currentTimeMillis();
 		this.redis.opsForList().rightPush(RUNS_KEY, this.instance + "@" + now);
-		this.redis.expire(RUNS_KEY, Duration.ofHours(1));
+		this.redis.expire(RUNS_KEY, SampleData.TTL);
 		logger.info(this.instance + " ran the report job");
 	}
 

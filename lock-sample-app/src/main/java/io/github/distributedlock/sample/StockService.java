@@ -19,7 +19,14 @@ public class StockService {
 	}
 
 	public void restock(String sku, int units) {
-		this.redis.opsForValue().set(stockKey(sku), Integer.toString(units));
+		this.redis.opsForValue().set(stockKey(sku), Integer.toString(units), SampleData.TTL);
+	}
+
+	/**
+	 * Deletes the stock of a SKU from Redis.
+	 */
+	public void remove(String sku) {
+		this.redis.delete(stockKey(sku));
 	}
 
 	public int stock(String sku) {
@@ -46,7 +53,7 @@ public class StockService {
 			return false;
 		}
 		pretendToWork(); // e.g. a call to a payment service: the window in which others read the old stock
-		this.redis.opsForValue().set(stockKey(sku), Integer.toString(available - units));
+		this.redis.opsForValue().set(stockKey(sku), Integer.toString(available - units), SampleData.TTL);
 		return true;
 	}
 

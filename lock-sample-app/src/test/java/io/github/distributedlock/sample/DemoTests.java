@@ -3,26 +3,40 @@ package io.github.distributedlock.sample;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the demo as the README's command does, on the Redis the sample finds or starts, and checks what it
- * claims: the locks prevent overselling, double draws and torn reads.
+ * claims: the locks prevent overselling, double draws and torn reads. And since the sample may run on the
+ * user's own Redis: it leaves nothing there that does not expire.
  */
 class DemoTests {
 
+	/** A port where no Redis answers: the sample starts its own, so the tests see only what it wrote. */
+	private static final String[] NO_REDIS_THERE = { "--spring.data.redis.port=1" };
+
 	@Test
-	void theLocksPreventOversellingDoubleDrawsAndTornReads() throws Exception {
+	void theLocksPreventOversellingDoubleDrawsAndTornReadsAndTheDemoLeavesNoKey() throws Exception {
 		ByteArrayOutputStream printed = new ByteArrayOutputStream();
-		// a port where no Redis answers: the sample must start its own
-		String[] args = { "--spring.data.redis.port=1" };
 		Demo.Report report;
-		try (EmbeddedRedisFallback redis = EmbeddedRedisFallback.ensureRedis(args);
+		try (EmbeddedRedisFallback redis = EmbeddedRedisFallback.ensureRedis(NO_REDIS_THERE);
 				PrintStream out = new PrintStream(printed, true, StandardCharsets.UTF_8)) {
-			report = Demo.run(redis.withConnectionArguments(args), out);
+			report = Demo.run(redis.withConnectionArguments(NO_REDIS_THERE), out);
+			assertThat(keysAndTtls(redis)).isEmpty();
 		}
 		String table = printed.toString(StandardCharsets.UTF_8);
 		assertThat(table).contains("| Scenario", "Stock reservation, @DistributedLock", "Price catalogue, READ/WRITE locks");
@@ -35,6 +49,36 @@ class DemoTests {
 		assertThat(report.fenced().staleWriteAccepted()).isFalse();
 		assertThat(report.fenced().finalUnits()).isEqualTo(FencingDemo.NEWER_UNITS);
 		assertThat(report.fenced().holderLearnedOfLoss()).isTrue();
+	}
+
+	@Test
+	void todaysLotteryDrawIsKeptForADayAndThenExpires() throws Exception {
+		try (EmbeddedRedisFallback redis = EmbeddedRedisFallback.ensureRedis(NO_REDIS_THERE)) {
+			SpringApplication.run(SampleApplication.class, redis.withConnectionArguments(NO_REDIS_THERE)).close();
+			Map<String, Long> keys = keysAndTtls(redis);
+			assertThat(keys).hasSize(1);
+			assertThat(keys).allSatisfy((key, ttlSeconds) -> {
+				assertThat(key).startsWith("sample:lottery:daily-");
+				assertThat(ttlSeconds).isBetween(SampleData.TTL.minusMinutes(5).toSeconds(), SampleData.TTL.toSeconds());
+			});
+		}
+	}
+
+	/** Every key in the Redis, with its TTL in seconds (-1: none). */
+	private static Map<String, Long> keysAndTtls(EmbeddedRedisFallback redis) {
+		LettuceConnectionFactory connectionFactory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(redis.host(), redis.port()));
+		connectionFactory.afterPropertiesSet();
+		connectionFactory.start();
+		try {
+			StringRedisTemplate template = new StringRedisTemplate(connectionFactory);
+			Set<String> keys = template.keys("*");
+			return keys.stream().collect(Collectors.toMap(Function.identity(),
+					(key) -> template.getExpire(key, TimeUnit.SECONDS)));
+		}
+		finally {
+			connectionFactory.destroy();
+		}
 	}
 
 }

@@ -47,6 +47,12 @@ public class LockOperationSource implements BeanFactoryAware {
 	private volatile @Nullable BeanFactory beanFactory;
 
 	/**
+	 * Creates a source with an empty cache and no bean factory yet (see {@link #setBeanFactory(BeanFactory)}).
+	 */
+	public LockOperationSource() {
+	}
+
+	/**
 	 * Sets the bean factory whose embedded value resolver resolves {@code ${...}} placeholders in the name and
 	 * the durations. Without one, placeholders stay as written (and then do not parse as durations).
 	 * @param beanFactory the bean factory

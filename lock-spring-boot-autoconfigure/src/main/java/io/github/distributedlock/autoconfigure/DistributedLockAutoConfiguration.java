@@ -43,6 +43,12 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 @EnableConfigurationProperties(DistributedLockProperties.class)
 public final class DistributedLockAutoConfiguration {
 
+	/**
+	 * Creates the auto-configuration; Spring Boot does, when the conditions above hold.
+	 */
+	public DistributedLockAutoConfiguration() {
+	}
+
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockClient.class)
 	@ConditionalOnBean(RedisConnectionFactory.class)

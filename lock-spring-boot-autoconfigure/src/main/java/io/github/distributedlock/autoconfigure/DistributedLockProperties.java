@@ -74,6 +74,12 @@ public class DistributedLockProperties {
 	private int advisorOrder = DEFAULT_ADVISOR_ORDER;
 
 	/**
+	 * Creates properties with the documented defaults; Spring Boot binds {@code distributed-lock.*} onto them.
+	 */
+	public DistributedLockProperties() {
+	}
+
+	/**
 	 * Returns whether distributed locks are enabled.
 	 * @return {@code true} by default
 	 */

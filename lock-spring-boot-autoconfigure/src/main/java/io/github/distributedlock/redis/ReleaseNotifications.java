@@ -13,6 +13,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -74,7 +75,11 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		this.container.setConnectionFactory(connectionFactory);
 		// the listener only releases semaphores: run it on the connection's thread, no thread per message
 		this.container.setTaskExecutor(Runnable::run);
-		this.container.setSubscriptionExecutor(scheduler);
+		// not the scheduler: with a blocking client (Jedis) the subscription holds its thread for as long as it
+		// listens, and the watchdog's renewals must not wait behind it
+		SimpleAsyncTaskExecutor subscriptionThreads = new SimpleAsyncTaskExecutor("distributed-lock-subscription-");
+		subscriptionThreads.setDaemon(true);
+		this.container.setSubscriptionExecutor(subscriptionThreads);
 		this.container.setRecoveryBackoff(new FixedBackOff(0, 0));
 		this.container.addMessageListener(this, List.of(new ChannelTopic(channel), new ChannelTopic(this.grantChannel)));
 		this.container.afterPropertiesSet();

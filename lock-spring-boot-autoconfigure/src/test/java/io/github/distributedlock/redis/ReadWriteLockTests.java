@@ -24,13 +24,14 @@ import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.LockHolder;
+import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -44,7 +45,7 @@ import static org.awaitility.Awaitility.await;
 @SuppressWarnings("try") // a resource that only holds a lock for the block is not referenced in it
 class ReadWriteLockTests {
 
-	private static LettuceConnectionFactory connectionFactory;
+	private RedisConnectionFactory connectionFactory;
 
 	private static StringRedisTemplate redis;
 
@@ -58,12 +59,20 @@ class ReadWriteLockTests {
 
 	@BeforeAll
 	static void connect() {
-		connectionFactory = SharedRedis.connectionFactory();
 		redis = SharedRedis.redis();
+	}
+
+	/**
+	 * The Redis client library of the lock clients under test: a subclass that returns another runs every test
+	 * on that one. (The assertions read Redis through Lettuce.)
+	 */
+	RedisClientLibrary clientLibrary() {
+		return RedisClientLibrary.LETTUCE;
 	}
 
 	@BeforeEach
 	void setUp() {
+		this.connectionFactory = SharedRedis.connectionFactory(clientLibrary());
 		this.first = newTemplate(Duration.ofSeconds(30));
 		this.second = newTemplate(Duration.ofSeconds(30));
 		this.key = "rw:" + UUID.randomUUID();
@@ -75,7 +84,7 @@ class ReadWriteLockTests {
 	}
 
 	private DistributedLockTemplate newTemplate(Duration lease) {
-		RedisLockClient client = new RedisLockClient(connectionFactory, "lock:");
+		RedisLockClient client = new RedisLockClient(this.connectionFactory, "lock:");
 		this.clients.add(client);
 		return new DistributedLockTemplate(client, lease, Duration.ofSeconds(30));
 	}

@@ -12,12 +12,13 @@ import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockAcquisitionException;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.test.LockHolder;
+import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -32,7 +33,7 @@ class RedisFailureTests {
 
 	private RedisServer server;
 
-	private LettuceConnectionFactory connectionFactory;
+	private RedisConnectionFactory connectionFactory;
 
 	private RedisLockClient client;
 
@@ -40,10 +41,18 @@ class RedisFailureTests {
 
 	private final String key = "fault:" + UUID.randomUUID();
 
+	/**
+	 * The Redis client library of the lock client under test: a subclass that returns another runs every test
+	 * on that one.
+	 */
+	RedisClientLibrary clientLibrary() {
+		return RedisClientLibrary.LETTUCE;
+	}
+
 	@BeforeEach
 	void start() {
 		this.server = RedisServer.start();
-		this.connectionFactory = this.server.connectionFactory();
+		this.connectionFactory = clientLibrary().connectTo(this.server.host(), this.server.port());
 		this.client = new RedisLockClient(this.connectionFactory, "lock:");
 		this.template = new DistributedLockTemplate(this.client, Duration.ofSeconds(30), Duration.ofSeconds(5));
 	}
@@ -51,7 +60,7 @@ class RedisFailureTests {
 	@AfterEach
 	void stop() {
 		this.client.close();
-		this.connectionFactory.destroy();
+		RedisClientLibrary.destroy(this.connectionFactory);
 		this.server.close();
 	}
 

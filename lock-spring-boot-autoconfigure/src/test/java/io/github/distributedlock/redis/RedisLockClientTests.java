@@ -27,13 +27,14 @@ import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.test.CommandStats;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.LockHolder;
+import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -47,7 +48,7 @@ import static org.awaitility.Awaitility.await;
 @SuppressWarnings("try") // a resource that only holds a lock for the block is not referenced in it
 class RedisLockClientTests {
 
-	private static LettuceConnectionFactory connectionFactory;
+	private RedisConnectionFactory connectionFactory;
 
 	private static StringRedisTemplate redis;
 
@@ -61,12 +62,20 @@ class RedisLockClientTests {
 
 	@BeforeAll
 	static void connect() {
-		connectionFactory = SharedRedis.connectionFactory();
 		redis = SharedRedis.redis();
+	}
+
+	/**
+	 * The Redis client library of the lock clients under test: a subclass that returns another runs every test
+	 * on that one. (The assertions read Redis through Lettuce.)
+	 */
+	RedisClientLibrary clientLibrary() {
+		return RedisClientLibrary.LETTUCE;
 	}
 
 	@BeforeEach
 	void setUp() {
+		this.connectionFactory = SharedRedis.connectionFactory(clientLibrary());
 		this.client = newClient();
 		this.template = new DistributedLockTemplate(this.client, Duration.ofSeconds(30), Duration.ofSeconds(5));
 		this.key = "test:" + UUID.randomUUID();
@@ -78,7 +87,7 @@ class RedisLockClientTests {
 	}
 
 	private RedisLockClient newClient() {
-		RedisLockClient lockClient = new RedisLockClient(connectionFactory, "lock:");
+		RedisLockClient lockClient = new RedisLockClient(this.connectionFactory, "lock:");
 		this.clients.add(lockClient);
 		return lockClient;
 	}

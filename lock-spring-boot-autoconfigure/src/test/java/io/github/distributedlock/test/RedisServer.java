@@ -26,8 +26,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.GenericContainer;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -145,14 +143,7 @@ public final class RedisServer implements AutoCloseable {
 	 * @return the factory; the caller destroys it
 	 */
 	public LettuceConnectionFactory connectionFactory() {
-		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
-			.commandTimeout(Duration.ofSeconds(2))
-			.build();
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(host(), this.port), client);
-		factory.afterPropertiesSet();
-		factory.start();
-		return factory;
+		return RedisClientLibrary.lettuce(host(), this.port);
 	}
 
 	/**

@@ -1,7 +1,10 @@
 package io.github.distributedlock.test;
 
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Objects;
 
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -16,6 +19,9 @@ public final class SharedRedis {
 
 	private static LettuceConnectionFactory connectionFactory;
 
+	private static final Map<RedisClientLibrary, RedisConnectionFactory> otherFactories = new EnumMap<>(
+			RedisClientLibrary.class);
+
 	private SharedRedis() {
 	}
 
@@ -26,6 +32,7 @@ public final class SharedRedis {
 				if (connectionFactory != null) {
 					connectionFactory.destroy();
 				}
+				otherFactories.values().forEach(RedisClientLibrary::destroy);
 				server.close();
 			}));
 		}
@@ -41,6 +48,18 @@ public final class SharedRedis {
 			connectionFactory = server().connectionFactory();
 		}
 		return connectionFactory;
+	}
+
+	/**
+	 * Returns a started connection factory of a client library on the shared server; do not destroy it.
+	 * @param library the Redis client library
+	 * @return the shared connection factory of that library
+	 */
+	public static synchronized RedisConnectionFactory connectionFactory(RedisClientLibrary library) {
+		if (library == RedisClientLibrary.LETTUCE) {
+			return connectionFactory();
+		}
+		return otherFactories.computeIfAbsent(library, (l) -> l.connectTo(server().host(), server().port()));
 	}
 
 	public static StringRedisTemplate redis() {

@@ -1,0 +1,103 @@
+package io.github.distributedlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.test.RedisServer;
+import io.github.distributedlock.test.SharedRedis;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The auto-configuration on an application that chose Jedis ({@code spring.data.redis.client-type=jedis}):
+ * the lock client runs on Spring Boot's Jedis connection factory and its pool.
+ */
+class JedisAutoConfigurationTests {
+
+	private static final RedisServer server = SharedRedis.server();
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+		.withPropertyValues("spring.data.redis.client-type=jedis", "spring.data.redis.host=" + server.host(),
+				"spring.data.redis.port=" + server.port());
+
+	@Test
+	void locksThroughTheTemplateAndAWaitingWriterOfAnotherInstanceIsWokenByTheReleaseNotByTheLease() {
+		this.contextRunner.run((first) -> this.contextRunner.run((second) -> {
+			assertThat(first.getBean(RedisConnectionFactory.class)).isInstanceOf(JedisConnectionFactory.class);
+			StringRedisTemplate redis = new StringRedisTemplate(first.getBean(RedisConnectionFactory.class));
+			String key = "jedis:" + UUID.randomUUID();
+			// a waiting writer's only way in before the 30 s lease ends is the notification published at the release
+			LockDefinition definition = LockDefinition.builder(key)
+				.type(LockType.WRITE)
+				.lease(Duration.ofSeconds(30))
+				.acquireTimeout(Duration.ofSeconds(15))
+				.build();
+			CountDownLatch held = new CountDownLatch(1);
+			CountDownLatch release = new CountDownLatch(1);
+			// threads of its own: both block, and the common pool may have a single worker (2 CPUs, Java 25)
+			ExecutorService threads = Executors.newFixedThreadPool(2);
+			try {
+				Future<Boolean> holder = threads
+					.submit(() -> first.getBean(DistributedLockTemplate.class).execute(definition, () -> {
+						held.countDown();
+						return release.await(20, TimeUnit.SECONDS);
+					}));
+				assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+				Future<Long> waiter = threads
+					.submit(() -> second.getBean(DistributedLockTemplate.class).execute(definition, System::nanoTime));
+				// the other instance's writer has claimed the lock (it waits) before the holder lets go
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> redis.<String, String>opsForHash()
+						.keys("lock:" + key)
+						.stream()
+						.anyMatch((field) -> field.startsWith("ww:")));
+				long released = System.nanoTime();
+				release.countDown();
+				assertThat(holder.get(10, TimeUnit.SECONDS)).isTrue();
+				long acquired = waiter.get(15, TimeUnit.SECONDS);
+				assertThat(Duration.ofNanos(acquired - released)).isLessThan(Duration.ofSeconds(3));
+				assertThat(redis.hasKey("lock:" + key)).isFalse();
+			}
+			finally {
+				threads.shutdownNow();
+			}
+		}));
+	}
+
+	@Test
+	void theWatchdogRenewsALeaseShorterThanTheHold() {
+		this.contextRunner.run((context) -> {
+			DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+			StringRedisTemplate redis = new StringRedisTemplate(context.getBean(RedisConnectionFactory.class));
+			String key = "jedis:" + UUID.randomUUID();
+			LockDefinition definition = LockDefinition.builder(key).lease(Duration.ofMillis(600)).build();
+			// held for three leases: without renewal the key expires and the release throws LockLostException
+			String result = template.execute(definition, () -> {
+				await().pollDelay(Duration.ofMillis(1800))
+					.atMost(Duration.ofSeconds(5))
+					.until(() -> redis.hasKey("lock:" + key));
+				return "held";
+			});
+			assertThat(result).isEqualTo("held");
+		});
+	}
+
+}
