@@ -75,10 +75,12 @@ final class HoldReleaser {
 		}
 		if (this.closed.get() && hold.lostReason != null) {
 			// released at shutdown already, and the connection factory may be stopped: no round trip
+			this.shutdownGrace.releaseEnded();
 			leaveQueueOf(hold, false, null);
 			throw new LockLostException(key, hold.lostReason);
 		}
 		long result = releaseInRedis(hold);
+		// the shutdown waits for this round trip too, not only for the hold to be gone (see removeHold)
 		if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
 			String reason = (hold.lostReason != null) ? hold.lostReason
 					: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
@@ -118,6 +120,7 @@ final class HoldReleaser {
 		}
 		finally {
 			leaveQueueOf(hold, handedOver, next);
+			this.shutdownGrace.releaseEnded();
 		}
 	}
 
@@ -161,9 +164,13 @@ final class HoldReleaser {
 		}
 	}
 
+	/**
+	 * Removes a released hold. The shutdown counts its Redis release as in flight from here until
+	 * {@link #releaseInRedis} returns, so that the connection factory is not stopped under that round trip.
+	 */
 	private void removeHold(Hold hold) {
+		this.shutdownGrace.releaseStarted();
 		this.holds.remove(hold.id, hold);
-		this.shutdownGrace.holdRemoved();
 	}
 
 	/**

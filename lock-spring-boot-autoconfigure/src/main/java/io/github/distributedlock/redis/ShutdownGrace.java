@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
@@ -27,6 +28,9 @@ final class ShutdownGrace {
 
 	private volatile boolean waiting;
 
+	/** Releases whose hold is gone but whose Redis round trip has not ended: the factory must outlive them. */
+	private final AtomicInteger releasesInFlight = new AtomicInteger();
+
 	/**
 	 * @param holds the client's holds, a live view
 	 */
@@ -34,8 +38,14 @@ final class ShutdownGrace {
 		this.holds = holds;
 	}
 
-	/** Called when a hold is gone from the client's holds: wakes the wait if there is one. */
-	void holdRemoved() {
+	/** Called before a released hold leaves the client's holds, while its Redis release is still to come. */
+	void releaseStarted() {
+		this.releasesInFlight.incrementAndGet();
+	}
+
+	/** Called when a release's round trip ended, however: wakes the wait if there is one. */
+	void releaseEnded() {
+		this.releasesInFlight.decrementAndGet();
 		if (this.waiting) {
 			synchronized (this) {
 				notifyAll();
@@ -51,7 +61,7 @@ final class ShutdownGrace {
 		long start = System.nanoTime();
 		long deadline = start + timeout.toNanos();
 		List<Hold> held = stillHeld();
-		if (held.isEmpty()) {
+		if (held.isEmpty() && this.releasesInFlight.get() == 0) {
 			return held;
 		}
 		logger.info("Shutdown: waiting up to " + timeout.toMillis() + " ms for " + held.size()
@@ -60,7 +70,7 @@ final class ShutdownGrace {
 		boolean interrupted = false;
 		try {
 			synchronized (this) {
-				while (!(held = stillHeld()).isEmpty()) {
+				while (!(held = stillHeld()).isEmpty() || this.releasesInFlight.get() > 0) {
 					long remaining = deadline - System.nanoTime();
 					if (remaining <= 0) {
 						break;
