@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -45,6 +46,15 @@ public final class BenchmarkRunner {
 	 */
 	private static final int ROUNDS = Integer.getInteger("bench.rounds", QUICK ? 1 : 2);
 
+	/**
+	 * The benchmarks to run ({@code -Dbench.workloads}, comma-separated names such as {@code w1OwnKey}); empty
+	 * runs them all. The command count runs always.
+	 */
+	private static final List<String> WORKLOADS = Arrays.stream(System.getProperty("bench.workloads", "").split(","))
+		.map(String::trim)
+		.filter((name) -> !name.isEmpty())
+		.toList();
+
 	private final Map<String, Map<String, List<RunResult>>> throughput = new LinkedHashMap<>();
 
 	private final Map<String, Map<String, List<RunResult>>> latency = new LinkedHashMap<>();
@@ -83,6 +93,9 @@ public final class BenchmarkRunner {
 
 	private void run(String benchmark, List<String> peers, Mode mode, Map<String, Map<String, List<RunResult>>> into)
 			throws Exception {
+		if (!WORKLOADS.isEmpty() && !WORKLOADS.contains(benchmark)) {
+			return;
+		}
 		for (int round = 0; round < ROUNDS; round++) {
 			List<String> order = new ArrayList<>(peers);
 			if (round % 2 == 1) {
