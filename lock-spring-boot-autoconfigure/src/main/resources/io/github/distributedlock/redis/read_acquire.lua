@@ -15,6 +15,24 @@
 --         waiting writer's claim ends, and at most half the reader's own claim, so that it is renewed).
 local key, owner, lease, claim = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[4])
 local now = rw_now()
+local n, earliest = rw_summary(key, now)
+if n then
+    -- the fast path (see rw_common.lua): no reader has expired
+    local v = redis.call('HMGET', key, 'r:' .. owner, 't:' .. owner)
+    if v[1] and v[2] then
+        redis.call('HINCRBY', key, 'r:' .. owner, 1)
+        rw_expire_at_least(key, rw_extend(key, 't:' .. owner, tonumber(v[2]), lease, now), now)
+        return { -1, 0 }
+    end
+    if ARGV[3] ~= '1' and rw_only_readers(key, n, { '~f', '~w' }) then
+        -- no writer and no claim: a new reader enters
+        local deadline = now + lease
+        if deadline < earliest then earliest = deadline end
+        redis.call('HSET', key, 'r:' .. owner, 1, 't:' .. owner, deadline, '~n', n + 1, '~t', earliest)
+        rw_expire_at_least(key, deadline, now)
+        return { -1, fence_next(key) }
+    end
+end
 local s = rw_load(key, now)
 if s.foreign then
     return rw_foreign_result(key)

@@ -9,6 +9,18 @@
 --         the key is published on ARGV[2] so waiting writers try again).
 local key, owner = KEYS[1], ARGV[1]
 local now = rw_now()
+local n = rw_summary(key, now)
+if n and n >= 2 and redis.call('HEXISTS', key, 'r:' .. owner) == 1 then
+    -- the fast path (see rw_common.lua): other readers stay (none has expired), so nothing is published and
+    -- the key lives on; the last reader's release takes the full path
+    local left = redis.call('HINCRBY', key, 'r:' .. owner, -tonumber(ARGV[3]))
+    if left > 0 then
+        return left
+    end
+    redis.call('HDEL', key, 'r:' .. owner, 't:' .. owner)
+    redis.call('HSET', key, '~n', n - 1)
+    return 0
+end
 local s = rw_load(key, now)
 if s.foreign or not s.readers[owner] then
     return -1

@@ -19,10 +19,21 @@
 --            scripts refuse it instead of writing their fields into it
 --   ~w       set by an acquire that had to wait: releases publish only then (and clear it; waiters that
 --            lose the race set it again), so uncontended locks cost no pub/sub traffic
+--   ~n       how many readers the hash holds (fields r:<id>), expired ones included until a full load deletes them
+--   ~t       no later than the earliest reader deadline (t:<id>): exact after a full load, and still a lower bound
+--            after renewals, which only move deadlines later; ~n and ~t exist only while readers do
+-- Many readers (thousands) make a full load (HGETALL) of the hash expensive, so the operations that concern one
+-- reader take a fast path of a few O(1) commands while ~t is later than now (then no reader has expired): a
+-- renewal, a re-entry, a release that leaves other readers, a new reader when the hash holds nothing but readers,
+-- a writer's try that finds only readers. Otherwise, or when the fast path does not decide, a script loads the
+-- whole hash (rw_load), deletes what expired and sets ~n and ~t exactly: with renewing readers that happens
+-- about once per two thirds of a lease, so the cost per operation does not grow with the number of readers on
+-- average; the operation that does the full load pays O(readers) once.
 -- A holder released before its minimum hold (holdAtLeast) ended is replaced by a placeholder that nobody owns:
 -- writer "~", or reader "~<owner id>", whose deadline is the end of that minimum hold.
--- Holders and claims whose deadline has passed are deleted by the next script that loads the lock.
--- The key's TTL is always the latest deadline in it; the key is deleted when nothing is left.
+-- Holders and claims whose deadline has passed are deleted by the next script that loads the whole lock.
+-- The key's TTL is at least the latest deadline in it (exactly that after a full load; a fast path only extends
+-- it); the key is deleted when nothing is left.
 -- Any other field means the key belongs to a reentrant lock (s.foreign): acquire scripts refuse it (-5) while
 -- it has a TTL, and wait for it when it has none (a key no lock of this library wrote; it never expires).
 
@@ -36,7 +47,54 @@ local function rw_now()
     return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- Loads the lock's state, deleting expired holders and claims.
+-- The fast path's summary: the number of readers (~n) and the lower bound of their deadlines (~t) when no reader
+-- can have expired (~t later than now), or nil (no readers, or the whole hash must be loaded).
+local function rw_summary(key, now)
+    local v = redis.call('HMGET', key, '~n', '~t')
+    local n, t = tonumber(v[1]), tonumber(v[2])
+    if n and t and t > now then
+        return n, t
+    end
+    return nil
+end
+
+-- Whether the hash holds nothing but its <n> readers, the summary, the type marker and those of the fields in
+-- <optional> that are present (no writer, no claim of anyone else, nothing of another kind); also returns the
+-- values of <optional>.
+local function rw_only_readers(key, n, optional)
+    local values = redis.call('HMGET', key, 'w', '~rw', unpack(optional))
+    local present = 2
+    for i = 2, #values do
+        if values[i] then present = present + 1 end
+    end
+    return (not values[1]) and redis.call('HLEN', key) == 2 * n + present, { unpack(values, 3) }
+end
+
+-- Makes the key live at least until <deadline> (a fast path never shortens its TTL).
+local function rw_expire_at_least(key, deadline, now)
+    if redis.call('PTTL', key) < deadline - now then
+        redis.call('PEXPIRE', key, deadline - now)
+    end
+end
+
+-- Writes ~n and ~t from a loaded state's readers (deletes them when there is none), where they changed.
+local function rw_summarize(key, s)
+    local n, earliest = 0, nil
+    for _, d in pairs(s.readers) do
+        n = n + 1
+        if earliest == nil or d < earliest then earliest = d end
+    end
+    if n == 0 then
+        if s.sn then
+            redis.call('HDEL', key, '~n', '~t')
+        end
+    elseif n ~= s.sn or earliest ~= s.st then
+        redis.call('HSET', key, '~n', n, '~t', earliest)
+    end
+    s.sn, s.st = (n > 0) and n or nil, earliest
+end
+
+-- Loads the lock's whole state (O(fields)), deleting expired holders and claims, and sets ~n and ~t exactly.
 local function rw_load(key, now)
     local s = { writer = false, wt = 0, readers = {}, nreaders = 0, waiting = {}, wsince = {}, rwaiting = {}, admitted = {},
                 nadmitted = 0, foreign = false, waited = false }
@@ -54,6 +112,10 @@ local function rw_load(key, now)
             s.waited = true
         elseif f == '~f' or f == '~rw' then
             -- the last fencing token, the type marker: they live as long as the key
+        elseif f == '~n' then
+            s.sn = tonumber(v)
+        elseif f == '~t' then
+            s.st = tonumber(v)
         elseif string.sub(f, 1, 3) == 'rw:' or string.sub(f, 1, 3) == 'ra:' then
             local d = tonumber(v)
             if d <= now then
@@ -95,6 +157,7 @@ local function rw_load(key, now)
             s.nreaders = s.nreaders + 1
         end
     end
+    rw_summarize(key, s)
     return s
 end
 
@@ -173,7 +236,8 @@ local function rw_earliest(deadlines)
     return first
 end
 
--- Sets the key's TTL to the latest deadline in the state, or deletes the key when none is left.
+-- Sets the key's TTL to the latest deadline in a loaded state and ~n and ~t to its readers, or deletes the key
+-- when none is left.
 local function rw_finish(key, s, now)
     local latest = 0
     if s.writer then
@@ -187,6 +251,7 @@ local function rw_finish(key, s, now)
     if latest <= now then
         redis.call('DEL', key)
     else
+        rw_summarize(key, s)
         redis.call('PEXPIRE', key, latest - now)
     end
 end

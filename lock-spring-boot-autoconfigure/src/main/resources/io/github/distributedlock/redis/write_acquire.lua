@@ -17,6 +17,30 @@
 --         most half the claim, so that the claim is renewed before it runs out).
 local key, owner, lease, claim = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[4])
 local now = rw_now()
+local n, earliest = rw_summary(key, now)
+if n and ARGV[3] ~= '1' then
+    -- the fast path (see rw_common.lua): live readers and nothing else but this writer's own claim block it
+    local only, v = rw_only_readers(key, n, { '~f', '~w', 'ww:' .. owner })
+    if only then
+        if redis.call('HEXISTS', key, 'r:' .. owner) == 1 then
+            return { -3, 0 }
+        end
+        if not v[2] then
+            redis.call('HSET', key, '~w', 1)
+        end
+        local wait = earliest - now
+        if claim > 0 then
+            -- a renewed claim keeps the moment it began
+            local d, since = string.match(v[3] or '', '^(%d+):(%d+)$')
+            since = (d and tonumber(d) > now) and tonumber(since) or now
+            redis.call('HSET', key, 'ww:' .. owner, string.format('%d:%d', now + claim, since))
+            rw_expire_at_least(key, now + claim, now)
+            local half = math.floor(claim / 2)
+            if wait > half then wait = half end
+        end
+        return { wait, 0 }
+    end
+end
 local s = rw_load(key, now)
 if s.foreign then
     return rw_foreign_result(key)

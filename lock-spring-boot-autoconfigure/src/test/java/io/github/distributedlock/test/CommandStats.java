@@ -32,4 +32,15 @@ public final class CommandStats {
 		return calls;
 	}
 
+	/**
+	 * Sets the server's command counts back to zero ({@code CONFIG RESETSTAT}).
+	 * @param redis a template on the server
+	 */
+	public static void reset(StringRedisTemplate redis) {
+		redis.execute((RedisCallback<Void>) (connection) -> {
+			connection.serverCommands().resetConfigStats();
+			return null;
+		});
+	}
+
 }
