@@ -3,8 +3,8 @@
 # lock-benchmarks/RESULTS.md. Every workload runs once per peer per round, the peers in alternating order
 # (BENCH_ROUNDS, default 2: about half an hour on 2 cores); BENCH_QUICK=true runs one short round, about eight
 # minutes (a smoke run, wide error).
-# BENCH_WORKLOADS=w1OwnKey (comma-separated benchmark names) runs only those, and BENCH_REPORT=<file> writes the
-# report there instead of RESULTS.md.
+# BENCH_WORKLOADS=w1OwnKey (comma-separated benchmark names) and BENCH_PEERS=ours,floor run only those, and
+# BENCH_REPORT=<file> writes the report there instead of RESULTS.md.
 # `run.sh readers [N...]` instead runs ManyReadersBenchmark (N readers of one read/write lock, default 10 100 1000
 # 5000) and writes its table to lock-benchmarks/target/many-readers.md.
 set -euo pipefail
@@ -22,6 +22,6 @@ if [ "${1:-}" = readers ]; then
 fi
 java -cp "$classpath" \
   -Dbench.redis.port="$port" -Dbench.quick="${BENCH_QUICK:-false}" -Dbench.rounds="${BENCH_ROUNDS:-}" \
-  -Dbench.workloads="${BENCH_WORKLOADS:-}" \
+  -Dbench.workloads="${BENCH_WORKLOADS:-}" -Dbench.peers="${BENCH_PEERS:-}" \
   -Dbench.extras.dir=lock-benchmarks/target/bench-extras \
   io.github.distributedlock.benchmarks.BenchmarkRunner "${BENCH_REPORT:-lock-benchmarks/RESULTS.md}"

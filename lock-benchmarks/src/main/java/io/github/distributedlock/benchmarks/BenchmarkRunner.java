@@ -50,10 +50,12 @@ public final class BenchmarkRunner {
 	 * The benchmarks to run ({@code -Dbench.workloads}, comma-separated names such as {@code w1OwnKey}); empty
 	 * runs them all. The command count runs always.
 	 */
-	private static final List<String> WORKLOADS = Arrays.stream(System.getProperty("bench.workloads", "").split(","))
-		.map(String::trim)
-		.filter((name) -> !name.isEmpty())
-		.toList();
+	private static final List<String> WORKLOADS = names(System.getProperty("bench.workloads", ""));
+
+	/**
+	 * The peers to run ({@code -Dbench.peers}, comma-separated, such as {@code ours,floor}); empty runs them all.
+	 */
+	private static final List<String> PEERS = names(System.getProperty("bench.peers", ""));
 
 	private final Map<String, Map<String, List<RunResult>>> throughput = new LinkedHashMap<>();
 
@@ -63,6 +65,10 @@ public final class BenchmarkRunner {
 	private final Map<String, Map<String, Map<String, Long>>> extras = new LinkedHashMap<>();
 
 	private BenchmarkRunner() {
+	}
+
+	private static List<String> names(String commaSeparated) {
+		return Arrays.stream(commaSeparated.split(",")).map(String::trim).filter((name) -> !name.isEmpty()).toList();
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -85,7 +91,9 @@ public final class BenchmarkRunner {
 		run("w6", List.of(), Mode.Throughput, this.throughput);
 		Map<String, long[]> commands = new LinkedHashMap<>();
 		for (String peer : all) {
-			commands.put(peer, commandsPerPair(peer));
+			if (PEERS.isEmpty() || PEERS.contains(peer)) {
+				commands.put(peer, commandsPerPair(peer));
+			}
 		}
 		Files.writeString(report, markdown(commands), StandardCharsets.UTF_8);
 		System.out.println("Wrote " + report.toAbsolutePath());
@@ -98,10 +106,13 @@ public final class BenchmarkRunner {
 		}
 		for (int round = 0; round < ROUNDS; round++) {
 			List<String> order = new ArrayList<>(peers);
+			if (!PEERS.isEmpty()) {
+				order.retainAll(PEERS);
+			}
 			if (round % 2 == 1) {
 				Collections.reverse(order);
 			}
-			if (order.isEmpty()) {
+			if (peers.isEmpty()) {
 				runRound(benchmark, null, mode, into);
 			}
 			for (String peer : order) {
@@ -175,11 +186,12 @@ public final class BenchmarkRunner {
 	}
 
 	/**
-	 * Counts Redis commands for 1000 uncontended lock+unlock pairs: requests the client sent (script calls and
-	 * other top-level commands) and commands run inside scripts.
+	 * Counts Redis commands for 1000 ({@code -Dbench.commands.pairs}) uncontended lock+unlock pairs: requests the
+	 * client sent (script calls and other top-level commands), commands run inside scripts, the pairs, and the
+	 * microseconds Redis spent in the scripts.
 	 */
 	private static long[] commandsPerPair(String peerName) throws Exception {
-		int pairs = 1000;
+		int pairs = Integer.getInteger("bench.commands.pairs", 1000);
 		RedisClient redis = RedisClient.create(RedisURI.create(System.getProperty("bench.redis.host", "127.0.0.1"),
 				Integer.getInteger("bench.redis.port", 6379)));
 		try (StatefulRedisConnection<String, String> admin = redis.connect(); LockPeer peer = LockPeer.create(peerName)) {
@@ -194,6 +206,7 @@ public final class BenchmarkRunner {
 			String stats = admin.sync().info("commandstats");
 			long requests = 0;
 			long inside = 0;
+			long scriptMicros = 0;
 			for (String line : stats.split("\r?\n")) {
 				if (!line.startsWith("cmdstat_")) {
 					continue;
@@ -203,6 +216,9 @@ public final class BenchmarkRunner {
 				if (command.equals("info") || command.equals("config|resetstat")) {
 					continue;
 				}
+				if (command.startsWith("eval") || command.startsWith("fcall")) {
+					scriptMicros += Long.parseLong(line.replaceAll("^.*,usec=(\\d+),.*$", "$1"));
+				}
 				if (command.startsWith("eval") || command.startsWith("fcall") || command.equals("ping")
 						|| command.contains("subscribe") || command.equals("hello") || command.startsWith("client")) {
 					requests += calls;
@@ -211,7 +227,7 @@ public final class BenchmarkRunner {
 					inside += calls;
 				}
 			}
-			return new long[] { requests, inside, pairs };
+			return new long[] { requests, inside, pairs, scriptMicros };
 		}
 		finally {
 			redis.shutdown();
@@ -349,9 +365,11 @@ public final class BenchmarkRunner {
 
 		md.append("\n## Redis commands per uncontended lock+unlock pair\n\n");
 		md.append("From `INFO commandstats` over ").append(commands.values().iterator().next()[2])
-			.append(" pairs: requests the client sent (EVAL/EVALSHA and other top-level commands), and commands run inside those scripts.\n\n");
-		md.append("| peer | client requests | commands inside scripts |\n|---|---:|---:|\n");
-		commands.forEach((peer, counts) -> md.append(row(peer, fmt((double) counts[0] / counts[2]), fmt((double) counts[1] / counts[2]))));
+			.append(" pairs: requests the client sent (EVAL/EVALSHA and other top-level commands), commands run inside those scripts, ")
+			.append("and the scripts' time in Redis (`usec`, which drifts far less with the machine than round trips do).\n\n");
+		md.append("| peer | client requests | commands inside scripts | script µs in Redis |\n|---|---:|---:|---:|\n");
+		commands.forEach((peer, counts) -> md.append(row(peer, fmt((double) counts[0] / counts[2]),
+				fmt((double) counts[1] / counts[2]), fmt((double) counts[3] / counts[2]))));
 		return md.toString();
 	}
 
