@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import io.github.distributedlock.annotation.LockType;
@@ -16,6 +15,7 @@ import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.test.CommandStats;
 import io.github.distributedlock.test.Concurrently;
+import io.github.distributedlock.test.ReadWriteChecker;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -142,47 +142,25 @@ class ManyReadersTests {
 		// 40 readers and 2 writers on one lock, 1 s leases: the fast paths and the full loads (each time the
 		// earliest deadline passes) take turns, and a writer must still never meet a reader
 		DistributedLockTemplate[] templates = { newTemplate(), newTemplate() };
-		AtomicInteger readersInside = new AtomicInteger();
-		AtomicInteger writersInside = new AtomicInteger();
-		AtomicInteger violations = new AtomicInteger();
-		AtomicInteger tornReads = new AtomicInteger();
-		String version = "version:" + this.key;
-		redis.opsForValue().set(version, "0");
+		ReadWriteChecker checker = new ReadWriteChecker(redis, "version:" + this.key);
 		int writes = 10;
 		Concurrently.run(42, 120, (thread) -> {
 			DistributedLockTemplate template = templates[thread % 2];
 			for (int i = 0; i < writes; i++) {
-				if (thread < 2) {
-					try (LockHandle writer = template.acquire(definition(LockType.WRITE, Duration.ofSeconds(1), true))) {
-						if (writersInside.incrementAndGet() != 1 || readersInside.get() != 0) {
-							violations.incrementAndGet();
-						}
-						// odd while a write is in progress: a reader must never see it
-						long v = Long.parseLong(redis.opsForValue().get(version));
-						redis.opsForValue().set(version, Long.toString(v + 1));
-						redis.opsForValue().set(version, Long.toString(v + 2));
-						writersInside.decrementAndGet();
+				LockType type = (thread < 2) ? LockType.WRITE : LockType.READ;
+				try (LockHandle held = template.acquire(definition(type, Duration.ofSeconds(1), true))) {
+					if (type == LockType.WRITE) {
+						checker.write();
 					}
-				}
-				else {
-					try (LockHandle reader = template.acquire(definition(LockType.READ, Duration.ofSeconds(1), true))) {
-						readersInside.incrementAndGet();
-						String seen = redis.opsForValue().get(version);
-						if (writersInside.get() != 0) {
-							violations.incrementAndGet();
-						}
-						// a write between the two reads, or half a write, would be a writer beside this reader
-						if (Long.parseLong(seen) % 2 != 0 || !seen.equals(redis.opsForValue().get(version))) {
-							tornReads.incrementAndGet();
-						}
-						readersInside.decrementAndGet();
+					else {
+						checker.read();
 					}
 				}
 			}
 		});
-		assertThat(violations).hasValue(0);
-		assertThat(tornReads).hasValue(0);
-		assertThat(redis.opsForValue().get(version)).isEqualTo(Integer.toString(2 * 2 * writes));
+		assertThat(checker.violations()).isZero();
+		assertThat(checker.tornReads()).isZero();
+		assertThat(checker.version()).isEqualTo(2 * 2 * writes);
 		assertThat(redis.hasKey(redisKey())).isFalse();
 	}
 

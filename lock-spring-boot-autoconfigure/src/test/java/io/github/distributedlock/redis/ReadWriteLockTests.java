@@ -24,6 +24,7 @@ import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.LockHolder;
+import io.github.distributedlock.test.ReadWriteChecker;
 import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -124,26 +125,14 @@ class ReadWriteLockTests {
 
 	@Test
 	void aWriterExcludesEveryReaderAndEveryOtherWriter() throws Exception {
-		AtomicInteger readersInside = new AtomicInteger();
-		AtomicInteger writersInside = new AtomicInteger();
-		AtomicInteger violations = new AtomicInteger();
-		AtomicInteger tornReads = new AtomicInteger();
-		String version = "version:" + this.key;
-		redis.opsForValue().set(version, "0");
+		ReadWriteChecker checker = new ReadWriteChecker(redis, "version:" + this.key);
 		Concurrently.run(8, 120, (thread) -> {
 			ReadWriteLock lock = ((thread % 2 == 0) ? this.first : this.second).getReadWriteLock(this.key);
 			for (int i = 0; i < 25; i++) {
 				if (thread < 2) {
 					lock.writeLock().lock();
 					try {
-						if (writersInside.incrementAndGet() != 1 || readersInside.get() != 0) {
-							violations.incrementAndGet();
-						}
-						// odd while a write is in progress: a reader must never see it
-						long v = Long.parseLong(redis.opsForValue().get(version));
-						redis.opsForValue().set(version, Long.toString(v + 1));
-						redis.opsForValue().set(version, Long.toString(v + 2));
-						writersInside.decrementAndGet();
+						checker.write();
 					}
 					finally {
 						lock.writeLock().unlock();
@@ -152,14 +141,7 @@ class ReadWriteLockTests {
 				else {
 					lock.readLock().lock();
 					try {
-						readersInside.incrementAndGet();
-						if (writersInside.get() != 0) {
-							violations.incrementAndGet();
-						}
-						if (Long.parseLong(redis.opsForValue().get(version)) % 2 != 0) {
-							tornReads.incrementAndGet();
-						}
-						readersInside.decrementAndGet();
+						checker.read();
 					}
 					finally {
 						lock.readLock().unlock();
@@ -167,9 +149,9 @@ class ReadWriteLockTests {
 				}
 			}
 		});
-		assertThat(violations).hasValue(0);
-		assertThat(tornReads).hasValue(0);
-		assertThat(redis.opsForValue().get(version)).isEqualTo(Integer.toString(2 * 2 * 25));
+		assertThat(checker.violations()).isZero();
+		assertThat(checker.tornReads()).isZero();
+		assertThat(checker.version()).isEqualTo(2 * 2 * 25);
 		assertThat(redis.hasKey(redisKey())).isFalse();
 	}
 
