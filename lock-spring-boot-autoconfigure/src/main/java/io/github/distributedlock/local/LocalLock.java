@@ -200,6 +200,17 @@ final class LocalLock {
 		}
 	}
 
+	/** How many threads wait for the lock; for tests and diagnostics. */
+	int waiting() {
+		this.mutex.lock();
+		try {
+			return this.waiters.size();
+		}
+		finally {
+			this.mutex.unlock();
+		}
+	}
+
 	private boolean canEnter(Acquisition acquisition, @Nullable Waiter self) {
 		LocalHold holder = this.exclusive;
 		if (acquisition.type() == LockType.READ) {

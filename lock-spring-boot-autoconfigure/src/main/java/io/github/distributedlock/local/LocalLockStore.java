@@ -52,6 +52,16 @@ public final class LocalLockStore {
 	}
 
 	/**
+	 * Counts the threads waiting for a key; for tests and diagnostics.
+	 * @param storeKey the key prefix followed by the lock key
+	 * @return the number of threads waiting
+	 */
+	int waiting(String storeKey) {
+		LocalLock lock = this.locks.get(storeKey);
+		return (lock != null) ? lock.waiting() : 0;
+	}
+
+	/**
 	 * Acquires for a new owner (not a re-entry), waiting up to {@code timeout}.
 	 * @return the new hold, or {@code null} if the timeout passed first
 	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
