@@ -33,6 +33,12 @@ public abstract class LockClientContractTests {
 
 	private static final Duration LEASE = Duration.ofSeconds(30);
 
+	/**
+	 * How long a test waits for what a release (or a lease end) should bring about at once: far less than the
+	 * waiters' own timeouts, so a waiter that nobody woke fails the test instead of succeeding on its last try.
+	 */
+	private static final long PATIENCE_SECONDS = 5;
+
 	private final List<LockClient> clients = new ArrayList<>();
 
 	/** The first instance. */
@@ -162,7 +168,7 @@ public abstract class LockClientContractTests {
 	void aReleaseWakesAWaiterLongBeforeTheHoldersLeaseEnds() throws Exception {
 		try (LockHolder holder = new LockHolder(views(this.first).getLock(this.key));
 				OnThread<Long> waiter = OnThread.start("waiter", () -> {
-					LockHandle handle = acquire(this.second, LockType.REENTRANT, LEASE, true, Duration.ofSeconds(20));
+					LockHandle handle = acquire(this.second, LockType.REENTRANT, LEASE, true, Duration.ofSeconds(30));
 					long acquiredAt = System.nanoTime();
 					handle.close();
 					return acquiredAt;
@@ -171,7 +177,7 @@ public abstract class LockClientContractTests {
 			long releasedAt = System.nanoTime();
 			holder.close();
 			// the holder's lease is 30 s and renewed: only the release can wake the waiter this soon
-			assertThat(Duration.ofNanos(waiter.get(20) - releasedAt)).isLessThan(Duration.ofSeconds(3));
+			assertThat(Duration.ofNanos(waiter.get(30) - releasedAt)).isLessThan(Duration.ofSeconds(3));
 		}
 	}
 
@@ -197,7 +203,8 @@ public abstract class LockClientContractTests {
 				int queued = waiters.size() + 1;
 				LockClient instance = newClient();
 				waiters.add(OnThread.start(name, () -> {
-					try (LockHandle handle = acquire(instance, LockType.REENTRANT, LEASE, true, Duration.ofSeconds(20))) {
+					try (LockHandle handle = acquire(instance, LockType.REENTRANT, LEASE, true, Duration.ofSeconds(30))) {
+						assertThat(handle).isNotNull();
 						order.add(name);
 					}
 					return null;
@@ -206,7 +213,7 @@ public abstract class LockClientContractTests {
 			}
 		}
 		for (OnThread<?> waiter : waiters) {
-			waiter.get(20);
+			waiter.get(PATIENCE_SECONDS);
 			waiter.close();
 		}
 		assertThat(order).containsExactly("one", "two", "three");
@@ -224,7 +231,7 @@ public abstract class LockClientContractTests {
 			awaitWaiters(0);
 			try (OnThread<Boolean> uninterruptible = OnThread.start("uninterruptible", () -> {
 				LockHandle handle = this.second.acquire(this.key, LockType.REENTRANT, LEASE, true, Duration.ZERO,
-						Duration.ofSeconds(20), false);
+						Duration.ofSeconds(30), false);
 				// cleared before the release: a Redis command fails on an interrupted thread
 				boolean flagged = Thread.interrupted();
 				if (handle != null) {
@@ -235,17 +242,20 @@ public abstract class LockClientContractTests {
 				awaitWaiters(1);
 				uninterruptible.thread().interrupt();
 				holder.close();
-				assertThat(uninterruptible.get(20)).as("acquired, with the interrupt flag set again").isTrue();
+				assertThat(uninterruptible.get(PATIENCE_SECONDS)).as("acquired, with the interrupt flag set again").isTrue();
 			}
 		}
 	}
 
 	@Test
 	void aHardLeaseRunsOutAndTheLateReleaseIsLostAndLeavesTheNextHolderAlone() throws Exception {
+		long start = System.nanoTime();
 		LockHandle expiring = acquire(this.first, LockType.REENTRANT, Duration.ofMillis(200), false, Duration.ZERO);
 		assertThat(expiring).isNotNull();
-		LockHandle next = acquire(this.second, LockType.REENTRANT, LEASE, true, Duration.ofSeconds(10));
+		LockHandle next = acquire(this.second, LockType.REENTRANT, LEASE, true, Duration.ofSeconds(30));
 		assertThat(next).as("taken once the hard lease ran out").isNotNull();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(150),
+				Duration.ofSeconds(PATIENCE_SECONDS));
 		assertThat(expiring.isLost()).isTrue();
 		assertThatThrownBy(expiring::checkHeld).isInstanceOf(LockLostException.class);
 		assertThatThrownBy(() -> this.first.release(this.key, LockType.REENTRANT))
@@ -292,7 +302,7 @@ public abstract class LockClientContractTests {
 	}
 
 	private int readWhile(LockClient client, CyclicBarrier others) throws Exception {
-		try (LockHandle handle = acquire(client, LockType.READ, LEASE, true, Duration.ofSeconds(10))) {
+		try (LockHandle handle = acquire(client, LockType.READ, LEASE, true, Duration.ofSeconds(30))) {
 			assertThat(handle).isNotNull();
 			return others.await(10, TimeUnit.SECONDS);
 		}
@@ -320,7 +330,7 @@ public abstract class LockClientContractTests {
 	void aWaitingWriterMakesNewReadersWaitBehindIt() throws Exception {
 		try (LockHolder reader = new LockHolder(views(this.first).getReadWriteLock(this.key).readLock());
 				OnThread<Boolean> writer = OnThread.start("writer", () -> {
-					try (LockHandle handle = acquire(this.second, LockType.WRITE, LEASE, true, Duration.ofSeconds(20))) {
+					try (LockHandle handle = acquire(this.second, LockType.WRITE, LEASE, true, Duration.ofSeconds(30))) {
 						return handle != null;
 					}
 				})) {
@@ -332,7 +342,7 @@ public abstract class LockClientContractTests {
 			assertThat(acquire(lateInstance, LockType.READ, LEASE, true, Duration.ofMillis(300)))
 				.as("a new reader while a writer waits").isNull();
 			reader.close();
-			assertThat(writer.get(20)).isTrue();
+			assertThat(writer.get(PATIENCE_SECONDS)).isTrue();
 		}
 		assertThat(isGone(this.key)).isTrue();
 	}
@@ -358,10 +368,10 @@ public abstract class LockClientContractTests {
 		}
 		// all readers inside at once: none of them was left behind the next writer
 		for (OnThread<Integer> reader : waitingReaders) {
-			reader.get(20);
+			reader.get(PATIENCE_SECONDS);
 			reader.close();
 		}
-		assertThat(nextWriter.get(30)).isTrue();
+		assertThat(nextWriter.get(PATIENCE_SECONDS)).isTrue();
 		nextWriter.close();
 	}
 
@@ -406,9 +416,10 @@ public abstract class LockClientContractTests {
 		assertThat(this.first.isHeldByCurrentThread(this.key, LockType.REENTRANT)).isFalse();
 		assertThat(triesOnce(this.first, LockType.REENTRANT)).as("not even the same thread").isFalse();
 		assertThat(triesOnce(this.second, LockType.REENTRANT)).isFalse();
-		LockHandle next = acquire(this.second, LockType.REENTRANT, LEASE, true, Duration.ofSeconds(10));
+		LockHandle next = acquire(this.second, LockType.REENTRANT, LEASE, true, Duration.ofSeconds(30));
 		assertThat(next).isNotNull();
-		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(700));
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(700),
+				Duration.ofSeconds(PATIENCE_SECONDS));
 		assertThat(next.fencingToken()).isGreaterThan(handle.fencingToken());
 		next.close();
 		assertThat(isGone(this.key)).isTrue();
