@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -52,6 +53,7 @@ public final class DistributedLockAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockClient.class)
 	@ConditionalOnBean(RedisConnectionFactory.class)
+	@ConditionalOnProperty(name = "distributed-lock.store", havingValue = "redis", matchIfMissing = true)
 	RedisLockClient distributedLockClient(RedisConnectionFactory connectionFactory,
 			DistributedLockProperties properties) {
 		RedisLockClient client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(),

@@ -74,6 +74,12 @@ public class DistributedLockProperties {
 	private int advisorOrder = DEFAULT_ADVISOR_ORDER;
 
 	/**
+	 * Where the locks live: 'redis', or 'local' for an in-JVM store (for tests and single-instance
+	 * development: it excludes nothing across JVMs, and needs no Redis).
+	 */
+	private Store store = Store.REDIS;
+
+	/**
 	 * Creates properties with the documented defaults; Spring Boot binds {@code distributed-lock.*} onto them.
 	 */
 	public DistributedLockProperties() {
@@ -238,6 +244,41 @@ public class DistributedLockProperties {
 	 */
 	public void setAdvisorOrder(int advisorOrder) {
 		this.advisorOrder = advisorOrder;
+	}
+
+	/**
+	 * Returns where the locks live.
+	 * @return the store, {@link Store#REDIS} by default
+	 */
+	public Store getStore() {
+		return this.store;
+	}
+
+	/**
+	 * Sets where the locks live.
+	 * @param store {@link Store#LOCAL} for an in-JVM store
+	 */
+	public void setStore(Store store) {
+		this.store = store;
+	}
+
+	/**
+	 * Where the locks live ({@code distributed-lock.store}).
+	 */
+	public enum Store {
+
+		/**
+		 * In Redis, through the application's {@code RedisConnectionFactory}: locks across every instance.
+		 */
+		REDIS,
+
+		/**
+		 * In this JVM ({@code io.github.distributedlock.local.LocalLockClient}): the same semantics inside one
+		 * JVM, for tests of code that uses locks and for single-instance development; excludes nothing across
+		 * JVMs.
+		 */
+		LOCAL
+
 	}
 
 }

@@ -1,0 +1,48 @@
+package io.github.distributedlock.autoconfigure;
+
+import io.github.distributedlock.autoconfigure.DistributedLockAutoConfiguration.DistributedLockAdvisorConfiguration;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.local.LocalLockClient;
+import io.github.distributedlock.local.LocalLockStore;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Auto-configuration of locks in this JVM, with {@code distributed-lock.store=local}: a {@link LocalLockClient}
+ * on the {@linkplain LocalLockStore#shared() shared store}, the {@link DistributedLockTemplate} and the
+ * {@code @DistributedLock} advisor, with neither Redis nor a {@code RedisConnectionFactory} needed. For tests
+ * of code that uses locks and for single-instance development: it excludes nothing across JVMs.
+ * <p>
+ * Runs before {@link DistributedLockAutoConfiguration}, whose Redis client then backs off; every bean backs
+ * off when the application defines its own.
+ */
+@AutoConfiguration(before = DistributedLockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
+@ConditionalOnProperty(name = "distributed-lock.store", havingValue = "local")
+@EnableConfigurationProperties(DistributedLockProperties.class)
+@Import(DistributedLockAdvisorConfiguration.class)
+public final class LocalLockAutoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(LockClient.class)
+	LocalLockClient distributedLockClient(DistributedLockProperties properties) {
+		return new LocalLockClient(LocalLockStore.shared(), properties.getKeyPrefix());
+	}
+
+	// also here, not only in DistributedLockAutoConfiguration: that one is off without Spring Data Redis
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LockClient.class)
+	DistributedLockTemplate distributedLockTemplate(LockClient lockClient, DistributedLockProperties properties) {
+		return new DistributedLockTemplate(lockClient, properties.getLease(), properties.getAcquireTimeout());
+	}
+
+}

@@ -1,0 +1,26 @@
+package io.github.distributedlock.local;
+
+import java.util.concurrent.TimeUnit;
+
+import io.github.distributedlock.annotation.LockType;
+
+/**
+ * What one acquisition asks of a {@link LocalLock}: who, which lock, and with which lease and minimum hold.
+ *
+ * @param key the lock key as the caller named it
+ * @param storeKey the key in the store: the key prefix followed by {@code key}
+ * @param type the lock type
+ * @param owner the owner, {@code <client id>:<thread id>}
+ * @param threadId the id of the acquiring thread
+ * @param leaseMillis the lease in milliseconds
+ * @param autoRenew whether the lease lasts until the release
+ * @param holdAtLeastNanos the minimum hold in nanoseconds, 0 for none
+ */
+record Acquisition(String key, String storeKey, LockType type, String owner, long threadId, long leaseMillis,
+		boolean autoRenew, long holdAtLeastNanos) {
+
+	long leaseNanos() {
+		return TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);
+	}
+
+}

@@ -1,0 +1,122 @@
+package io.github.distributedlock.local;
+
+import io.github.distributedlock.annotation.LockType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One owner's hold on a lock of a {@link LocalLock}: its hold count (re-entries included), its lease, its
+ * fencing token, and whether it was lost. Changed under the mutex of its {@link LocalLock}; the fields that
+ * {@link LocalLockHandle#isLost()} reads without the mutex are volatile.
+ */
+final class LocalHold {
+
+	/** The lock key as the caller named it, without the key prefix. */
+	final String key;
+
+	final LockType type;
+
+	/** The owner: {@code <client id>:<thread id>}. */
+	final String owner;
+
+	/** The id of the thread that acquired it. */
+	final long threadId;
+
+	final long leaseMillis;
+
+	final boolean autoRenew;
+
+	/** The fencing token of the acquisition that made the owner the holder; re-entries share it. */
+	final long token;
+
+	/** The lock this hold is part of. */
+	final LocalLock lock;
+
+	/** Holds of the owner, re-entries included. Guarded by the lock's mutex. */
+	int count = 1;
+
+	/** Whether the hold is still part of its lock's state (held, or kept for its minimum hold). */
+	boolean inState = true;
+
+	/** Whether the hold ends at {@link #deadline}: a hard lease, or a release kept for its minimum hold. */
+	volatile boolean expires;
+
+	/** {@link System#nanoTime()} when the hold ends, if it {@link #expires}. */
+	volatile long deadline;
+
+	/** {@link System#nanoTime()} until which the lock stays taken after the last release; valid if {@link #keep}. */
+	long holdUntil;
+
+	/** Whether a minimum hold was asked for. */
+	boolean keep;
+
+	volatile boolean released;
+
+	volatile @Nullable String lostReason;
+
+	LocalHold(Acquisition acquisition, long token, LocalLock lock, long now) {
+		this.key = acquisition.key();
+		this.type = acquisition.type();
+		this.owner = acquisition.owner();
+		this.threadId = acquisition.threadId();
+		this.leaseMillis = acquisition.leaseMillis();
+		this.autoRenew = acquisition.autoRenew();
+		this.token = token;
+		this.lock = lock;
+		// in one JVM nothing needs renewing: an auto-renewed hold simply never expires while held
+		this.expires = !this.autoRenew;
+		this.deadline = now + acquisition.leaseNanos();
+		holdAtLeast(now, acquisition.holdAtLeastNanos());
+	}
+
+	/** Whether the hold has ended at {@code now}: its hard lease ran out, or its minimum hold passed. */
+	boolean endedAt(long now) {
+		return this.expires && now - this.deadline >= 0;
+	}
+
+	/** Whether the lock is known to be lost, without the mutex: marked lost, or a hard lease that ran out. */
+	boolean isLost() {
+		return this.lostReason != null || (!this.released && endedAt(System.nanoTime()));
+	}
+
+	/** A re-entry: one more hold, and a hard lease lasts at least one more lease from now. */
+	void reenter(long now, long leaseNanos, long holdAtLeastNanos) {
+		this.count++;
+		if (this.expires && now + leaseNanos - this.deadline > 0) {
+			this.deadline = now + leaseNanos;
+		}
+		holdAtLeast(now, holdAtLeastNanos);
+	}
+
+	/** Keeps the lock taken until at least {@code holdAtLeastNanos} after {@code now}; never earlier than asked before. */
+	private void holdAtLeast(long now, long holdAtLeastNanos) {
+		if (holdAtLeastNanos > 0 && (!this.keep || now + holdAtLeastNanos - this.holdUntil > 0)) {
+			this.holdUntil = now + holdAtLeastNanos;
+			this.keep = true;
+		}
+	}
+
+	/**
+	 * The last release: {@code true} if the hold stays in the lock, owned by nobody, until its minimum hold
+	 * ends; {@code false} if it leaves now.
+	 */
+	boolean keptAfterRelease(long now) {
+		this.released = true;
+		if (this.keep && this.holdUntil - now > 0) {
+			this.expires = true;
+			this.deadline = this.holdUntil;
+			return true;
+		}
+		return false;
+	}
+
+	void markLost(String reason) {
+		if (this.lostReason == null) {
+			this.lostReason = reason;
+		}
+	}
+
+	String hardLeaseRanOut() {
+		return "its lease of " + this.leaseMillis + " ms ran out (auto-renew was off)";
+	}
+
+}

@@ -1,0 +1,175 @@
+package io.github.distributedlock.local;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLostException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link LockClient} whose locks live in this JVM, in a {@link LocalLockStore}: for unit tests of code that
+ * uses {@code @DistributedLock} or the {@code DistributedLockTemplate}, and for single-instance development,
+ * without Redis ({@code distributed-lock.store=local}). <b>It excludes nothing across JVMs</b>: two
+ * processes of an application on it both hold every lock.
+ * <p>
+ * Inside one JVM its locks behave as the Redis ones do:
+ * <ul>
+ * <li>the owner is this client and the calling thread ({@code <client id>:<thread id>}); only the owner
+ * releases ({@link IllegalMonitorStateException} otherwise), and the lock is reentrant;</li>
+ * <li>read/write locks: shared readers, one writer; the writer may take the read lock (downgrade), a reader
+ * asking for the write lock is refused at once ({@link IllegalMonitorStateException}); a waiting writer makes
+ * new readers wait (writers are not starved), and the readers waiting when a writer leaves enter before the
+ * next writer; exclusive waiters are served first come, first served;</li>
+ * <li>leases: an auto-renewed lock never expires while held (nothing needs renewing in one JVM); a lease
+ * without auto-renew is a hard limit, after which others take the lock and the late release throws
+ * {@link LockLostException} without touching their hold;</li>
+ * <li>acquire timeouts ({@link Duration#ZERO} tries once, {@code null} waits without limit), interruptible
+ * waits, fencing tokens (see {@link LocalLockStore}), and the minimum hold.</li>
+ * </ul>
+ * Waiters sleep on a condition until a release or the end of a holder's hard lease; there is no polling.
+ * <p>
+ * Thread-safe. {@link #close()} releases what it still holds.
+ */
+public final class LocalLockClient implements LockClient {
+
+	/** Longest duration used as is: longer ones are cut to it, so that deadlines cannot overflow. */
+	private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE / 4);
+
+	private final String clientId = UUID.randomUUID().toString();
+
+	private final LocalLockStore store;
+
+	private final String keyPrefix;
+
+	private final ConcurrentHashMap<HoldId, LocalHold> holds = new ConcurrentHashMap<>();
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	/**
+	 * Creates a client on a store of its own, which no other client shares.
+	 */
+	public LocalLockClient() {
+		this(new LocalLockStore(), "");
+	}
+
+	/**
+	 * Creates a client on a store that other clients may share, as instances share one Redis.
+	 * @param store where the locks live
+	 * @param keyPrefix prefix of every key in the store, such as {@code "lock:"}; clients with different
+	 * prefixes never meet; may be empty
+	 */
+	public LocalLockClient(LocalLockStore store, String keyPrefix) {
+		this.store = Objects.requireNonNull(store, "store must not be null");
+		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+	}
+
+	@Override
+	public String getClientId() {
+		return this.clientId;
+	}
+
+	/**
+	 * Returns the key of a lock in the store.
+	 * @param key the lock key
+	 * @return the key prefix followed by {@code key}
+	 */
+	public String storeKey(String key) {
+		return this.keyPrefix + key;
+	}
+
+	@Override
+	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
+			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
+		Objects.requireNonNull(key, "key must not be null");
+		Objects.requireNonNull(type, "type must not be null");
+		Objects.requireNonNull(lease, "lease must not be null");
+		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
+		if (this.closed.get()) {
+			throw new DistributedLockException("This lock client is closed (the application is shutting down)");
+		}
+		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
+		long threadId = Thread.currentThread().getId();
+		HoldId id = new HoldId(key, type, threadId);
+		LocalHold held = this.holds.get(id);
+		if (held != null && held.lock.reenter(held, nanos(lease), nanos(holdAtLeast))) {
+			return new LocalLockHandle(this, held);
+		}
+		if (type == LockType.WRITE && this.holds.containsKey(new HoldId(key, LockType.READ, threadId))) {
+			throw new IllegalMonitorStateException("Cannot acquire the write lock '" + key + "' while holding its "
+					+ "read lock: upgrades are not supported (two readers upgrading at once would wait for each other "
+					+ "forever); release the read lock first");
+		}
+		Acquisition acquisition = new Acquisition(key, this.keyPrefix + key, type, this.clientId + ":" + threadId,
+				threadId, lease.toMillis(), autoRenew, nanos(holdAtLeast));
+		LocalHold hold = this.store.acquire(acquisition, timeout, interruptible);
+		if (hold == null) {
+			return null;
+		}
+		this.holds.put(id, hold);
+		return new LocalLockHandle(this, hold);
+	}
+
+	@Override
+	public void release(String key, LockType type) {
+		LocalHold hold = this.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
+		if (hold == null) {
+			throw new IllegalMonitorStateException(
+					"Lock '" + key + "' (" + type + ") is not held by the current thread, so it cannot release it");
+		}
+		release(hold);
+	}
+
+	/**
+	 * Releases one hold, on whichever thread.
+	 * @throws IllegalMonitorStateException if all its holds were released already
+	 * @throws LockLostException if the lock was lost before this release
+	 */
+	void release(LocalHold hold) {
+		try {
+			hold.lock.release(hold);
+		}
+		finally {
+			if (hold.released) {
+				this.holds.remove(new HoldId(hold.key, hold.type, hold.threadId), hold);
+			}
+		}
+	}
+
+	@Override
+	public boolean isHeldByCurrentThread(String key, LockType type) {
+		return this.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
+	}
+
+	/**
+	 * Releases every lock this client still holds; their later releases throw {@link LockLostException}, and
+	 * acquisitions a {@link DistributedLockException}. Idempotent.
+	 */
+	@Override
+	public void close() {
+		if (this.closed.compareAndSet(false, true)) {
+			for (LocalHold hold : this.holds.values()) {
+				hold.lock.discard(hold, "its client was closed (application shutdown) and released it");
+			}
+		}
+	}
+
+	/** A duration in nanoseconds, capped so that adding it to {@link System#nanoTime()} cannot overflow. */
+	static long nanos(Duration duration) {
+		return (duration.compareTo(LONGEST) >= 0) ? LONGEST.toNanos() : duration.toNanos();
+	}
+
+	/**
+	 * Identity of one owner's hold on one lock: the lock key, its type and the owning thread.
+	 */
+	private record HoldId(String key, LockType type, long threadId) {
+	}
+
+}
