@@ -150,6 +150,9 @@ final class ScriptExecutor {
 	private @Nullable Object eval(RedisScript<Long> script, ReturnType type, boolean text, String redisKey,
 			String action, String key, String... args) {
 		byte[][] keysAndArgs = keysAndArgs(redisKey, args);
+		// a pending interrupt would make the client abandon the command (Lettuce: "Command interrupted") and,
+		// for a release, leave the lock held by nobody until its lease ends: the flag is kept for the caller
+		boolean interrupted = Thread.interrupted();
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			try {
 				if (text) {
@@ -170,6 +173,11 @@ final class ScriptExecutor {
 			// IllegalStateException: the connection factory is stopped (the application is shutting down)
 			throw new DistributedLockException(
 					"Could not " + action + " lock '" + key + "' in Redis: " + ex.getMessage(), ex);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
 		}
 	}
 

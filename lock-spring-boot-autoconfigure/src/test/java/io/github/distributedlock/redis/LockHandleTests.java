@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockTemplate;
@@ -73,6 +74,24 @@ class LockHandleTests {
 		// the thread that acquired the closed handle holds nothing any more, and may acquire anew
 		assertThat(this.clients.get(0).isHeldByCurrentThread(this.key, LockType.REENTRANT)).isFalse();
 		this.first.acquire(LockDefinition.of(this.key)).close();
+	}
+
+	@Test
+	void aThreadWithItsInterruptFlagSetStillReleasesAndKeepsTheFlag() {
+		LockHandle handle = this.first.acquire(LockDefinition.of(this.key));
+		Lock lock = this.first.getLock(this.key + ":lock");
+		lock.lock();
+		Thread.currentThread().interrupt();
+		try {
+			handle.close();
+			lock.unlock();
+			assertThat(Thread.currentThread().isInterrupted()).isTrue();
+		}
+		finally {
+			Thread.interrupted();
+		}
+		assertThat(redis.hasKey("lock:" + this.key)).isFalse();
+		assertThat(redis.hasKey("lock:" + this.key + ":lock")).isFalse();
 	}
 
 	@Test
