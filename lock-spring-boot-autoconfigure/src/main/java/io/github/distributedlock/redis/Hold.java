@@ -26,6 +26,12 @@ final class Hold {
 	/** The fencing token of the acquisition that made the owner the holder; re-entries share it. */
 	final long token;
 
+	/** {@link System#nanoTime()} when this hold was made, for how long it was held. */
+	final long acquiredAt = System.nanoTime();
+
+	/** Whether its loss was told to the observer (see {@link HoldEvents}). Changed under this object's monitor. */
+	private boolean lossReported;
+
 	/** {@link System#nanoTime()} when the watchdog renews this hold next (auto-renew holds only). */
 	volatile long nextRenewal;
 
@@ -105,6 +111,16 @@ final class Hold {
 		if (this.lostReason == null) {
 			this.lostReason = reason;
 		}
+	}
+
+	/**
+	 * Records that the loss of this hold is being told.
+	 * @return {@code true} the first time only
+	 */
+	synchronized boolean reportLoss() {
+		boolean first = !this.lossReported;
+		this.lossReported = true;
+		return first;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.github.distributedlock.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -14,10 +15,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.redis.Hold.HoldId;
 import io.github.distributedlock.redis.LocalQueue.Turn;
 import io.github.distributedlock.redis.LocalQueue.Waiter;
@@ -110,6 +113,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	private final HoldEvents events = new HoldEvents();
+
 	/** Numbers the waits in Redis, so that a grant wakes the wait it was made for and no later one. */
 	private final AtomicLong waitIds = new AtomicLong();
 
@@ -159,6 +164,15 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	public String redisKey(String key) {
 		return this.keyPrefix + key;
+	}
+
+	/**
+	 * Sets what is told when a lock is acquired, released, lost or not renewed (see {@link LockObserver});
+	 * {@link LockObserver#NONE} by default. Acquisitions and releases are also logged at DEBUG, losses at WARN.
+	 * @param observer the observer; {@link LockObserver#of} combines several
+	 */
+	public void setLockObserver(LockObserver observer) {
+		this.events.setObserver(observer);
 	}
 
 	@Override
@@ -389,6 +403,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		}
 		String reason = "its lease of " + hold.leaseMillis + " ms ran out before it was re-entered";
 		hold.markLost(reason);
+		this.events.lost(hold);
 		throw new LockLostException(hold.id.key(), reason);
 	}
 
@@ -396,6 +411,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			long sentAt, long token) {
 		Hold hold = new Hold(id, redisKey, owner, leaseMillis, autoRenew, sentAt, token);
 		this.holds.put(id, hold);
+		this.events.acquired(hold);
 		if (autoRenew) {
 			sweepBy(hold.nextRenewal);
 		}
@@ -514,6 +530,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			}
 		}
 		catch (DistributedLockException ex) {
+			this.events.released(hold, false);
 			throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
 					+ hold.leaseMillis + " ms: " + ex.getMessage(), ex.getCause());
 		}
@@ -524,8 +541,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			String reason = (hold.lostReason != null) ? hold.lostReason
 					: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
 			hold.markLost(reason);
+			this.events.released(hold, true);
 			throw new LockLostException(key, reason);
 		}
+		this.events.released(hold, false);
 	}
 
 	/**
@@ -548,10 +567,11 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Tells whether release notifications arrive; for tests and diagnostics.
+	 * Tells whether release notifications arrive, for health checks and diagnostics; without them waiters
+	 * still get their locks, but only when the holder's lease would end.
 	 * @return {@code true} while the pub/sub subscription is up
 	 */
-	boolean isListening() {
+	public boolean isListening() {
 		return this.notifications.isListening();
 	}
 
@@ -584,6 +604,23 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public boolean isHeldByCurrentThread(String key, LockType type) {
 		return this.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
+	}
+
+	@Override
+	public List<HeldLock> heldLocks() {
+		List<HeldLock> held = new ArrayList<>(this.holds.size());
+		long nanoNow = System.nanoTime();
+		Instant now = Instant.now();
+		for (Hold hold : this.holds.values()) {
+			int count;
+			synchronized (hold) {
+				count = hold.count;
+			}
+			held.add(new HeldLock(hold.id.key(), hold.id.type(), hold.owner, count, hold.token,
+					now.minusNanos(nanoNow - hold.acquiredAt), Duration.ofMillis(hold.leaseMillis), hold.autoRenew,
+					hold.isKnownLost()));
+		}
+		return held;
 	}
 
 	/**
@@ -689,20 +726,23 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/** Records what a renewal script sent at {@code sentAt} returned: 1 renewed, else the lock is gone. */
-	private static void renewed(Hold hold, long result, long sentAt) {
+	private void renewed(Hold hold, long result, long sentAt) {
 		if (result == 1) {
 			hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
 			hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
 		}
 		else if (!hold.released) {
 			hold.markLost("the watchdog found it gone at renewal (it expired or was deleted in Redis)");
+			this.events.lost(hold);
 		}
 	}
 
-	private static void renewalFailed(Hold hold, RuntimeException ex) {
+	private void renewalFailed(Hold hold, RuntimeException ex) {
+		this.events.renewalFailed(hold);
 		if (System.nanoTime() - hold.confirmedUntil >= 0) {
 			hold.markLost("it could not be renewed for longer than its lease of " + hold.leaseMillis + " ms ("
 					+ ex.getMessage() + ")");
+			this.events.lost(hold);
 		}
 		else {
 			// try again after another third of what is left, not at once: Redis may take a while to return
