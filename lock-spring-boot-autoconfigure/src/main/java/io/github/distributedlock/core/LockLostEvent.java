@@ -16,10 +16,13 @@ public class LockLostEvent extends ApplicationEvent {
 
 	private static final long serialVersionUID = 1L;
 
+	/** The key of the lost lock, without any store prefix. */
 	private final String key;
 
+	/** The type of the lost lock. */
 	private final LockType type;
 
+	/** Why the lock was lost, in words. */
 	private final String reason;
 
 	/**
