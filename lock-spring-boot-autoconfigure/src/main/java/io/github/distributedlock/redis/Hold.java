@@ -1,8 +1,11 @@
 package io.github.distributedlock.redis;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.HeldLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -111,6 +114,21 @@ final class Hold {
 		if (this.lostReason == null) {
 			this.lostReason = reason;
 		}
+	}
+
+	/**
+	 * Returns what is known of this hold now, for diagnostics.
+	 * @param now the wall clock now
+	 * @param nanoNow {@link System#nanoTime()} now, to date the acquisition with {@code now}
+	 */
+	HeldLock snapshot(Instant now, long nanoNow) {
+		int holds;
+		synchronized (this) {
+			holds = this.count;
+		}
+		return new HeldLock(this.id.key(), this.id.type(), this.owner, holds, this.token,
+				now.minusNanos(nanoNow - this.acquiredAt), Duration.ofMillis(this.leaseMillis), this.autoRenew,
+				isKnownLost());
 	}
 
 	/**

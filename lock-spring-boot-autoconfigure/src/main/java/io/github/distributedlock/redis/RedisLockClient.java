@@ -612,13 +612,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		long nanoNow = System.nanoTime();
 		Instant now = Instant.now();
 		for (Hold hold : this.holds.values()) {
-			int count;
-			synchronized (hold) {
-				count = hold.count;
-			}
-			held.add(new HeldLock(hold.id.key(), hold.id.type(), hold.owner, count, hold.token,
-					now.minusNanos(nanoNow - hold.acquiredAt), Duration.ofMillis(hold.leaseMillis), hold.autoRenew,
-					hold.isKnownLost()));
+			held.add(hold.snapshot(now, nanoNow));
 		}
 		return held;
 	}
