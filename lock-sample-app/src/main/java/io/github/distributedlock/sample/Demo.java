@@ -19,6 +19,7 @@ import java.util.stream.IntStream;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.event.ContextClosedEvent;
 
 /**
  * The demo: starts {@value #INSTANCES} instances of the application (each its own Spring context and lock
@@ -56,8 +57,9 @@ final class Demo {
 		// run at the end, while the instances are still open: the demo's keys are not left in the user's Redis
 		List<Runnable> cleanUp = new ArrayList<>();
 		try {
+			boolean serve = Arrays.asList(args).contains("--serve");
 			for (int i = 0; i < INSTANCES; i++) {
-				instances.add(startInstance(args));
+				instances.add(startInstance(args, serve && i == 0));
 			}
 			out.printf("%nDemo: %d instances x %d threads on one Redis%n", INSTANCES, THREADS);
 			List<Row> rows = new ArrayList<>();
@@ -155,6 +157,9 @@ final class Demo {
 				fenced = withToken ? result : fenced;
 			}
 			print(rows, out);
+			if (serve) {
+				serveUntilClosed(instances.get(0), out);
+			}
 			return new Report(rows, oversold[0], oversold[1], draws.get(), storedDraws, torn[0], torn[1], readsLocked,
 					fenced);
 		}
@@ -170,13 +175,25 @@ final class Demo {
 		}
 	}
 
-	private static ConfigurableApplicationContext startInstance(String[] args) {
+	/** Keeps the web instance up, with Actuator, until it is closed (Ctrl-C). */
+	private static void serveUntilClosed(ConfigurableApplicationContext instance, PrintStream out)
+			throws InterruptedException {
+		CountDownLatch closed = new CountDownLatch(1);
+		instance.addApplicationListener((ContextClosedEvent event) -> closed.countDown());
+		out.printf("%nActuator of instance 1: http://localhost:%s/actuator (distributedlocks, health, metrics);"
+				+ " Ctrl-C stops%n", instance.getEnvironment().getProperty("local.server.port"));
+		closed.await();
+	}
+
+	private static ConfigurableApplicationContext startInstance(String[] args, boolean web) {
 		List<String> instanceArgs = new ArrayList<>(Arrays.asList(args));
 		instanceArgs.remove("--demo");
+		instanceArgs.remove("--serve");
 		instanceArgs.add("--sample.lottery-on-startup=false");
 		instanceArgs.add("--logging.level.root=WARN");
 		instanceArgs.add("--logging.level.io.github.distributedlock.sample=WARN");
-		return new SpringApplicationBuilder(SampleApplication.class).web(WebApplicationType.NONE)
+		return new SpringApplicationBuilder(SampleApplication.class)
+			.web(web ? WebApplicationType.SERVLET : WebApplicationType.NONE)
 			.logStartupInfo(false)
 			.bannerMode(org.springframework.boot.Banner.Mode.OFF)
 			.run(instanceArgs.toArray(String[]::new));

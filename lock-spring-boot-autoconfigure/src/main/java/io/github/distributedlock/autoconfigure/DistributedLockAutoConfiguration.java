@@ -6,6 +6,9 @@ import io.github.distributedlock.aop.LockAnnotationValidator;
 import io.github.distributedlock.aop.LockOperationSource;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockClientDecorator;
+import io.github.distributedlock.core.LockLostEventPublisher;
+import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.redis.RedisLockClient;
 
 import org.springframework.aop.config.AopConfigUtils;
@@ -20,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -35,8 +39,10 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * {@link RedisConnectionFactory}, a {@link DistributedLockTemplate}, and the advisor that runs
  * {@code @DistributedLock} methods under their lock. At startup every {@code @DistributedLock} is checked
  * (a mistake fails the startup, reported by {@link LockAnnotationFailureAnalyzer}), and one INFO line says how
- * the locks are set up. Every bean backs off when the application defines its own;
- * {@code distributed-lock.enabled=false} turns it all off.
+ * the locks are set up. The client tells every {@link LockObserver} bean what happens to its locks (a
+ * {@link LockLostEventPublisher} publishes the losses as events), and the template runs on the client as
+ * decorated by every {@link LockClientDecorator} bean, in their order. Every bean backs off when the
+ * application defines its own; {@code distributed-lock.enabled=false} turns it all off.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass({ RedisConnectionFactory.class, RedisMessageListenerContainer.class })
@@ -55,18 +61,33 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnBean(RedisConnectionFactory.class)
 	@ConditionalOnProperty(name = "distributed-lock.store", havingValue = "redis", matchIfMissing = true)
 	RedisLockClient distributedLockClient(RedisConnectionFactory connectionFactory,
-			DistributedLockProperties properties) {
+			DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
 		RedisLockClient client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(),
 				properties.getSyncReplicas(), properties.getSyncTimeout());
 		client.setShutdownTimeout(properties.getShutdownTimeout());
+		client.setLockObserver(LockObserver.of(observers.orderedStream().toList()));
 		return client;
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockClient.class)
-	DistributedLockTemplate distributedLockTemplate(LockClient lockClient, DistributedLockProperties properties) {
-		return new DistributedLockTemplate(lockClient, properties.getLease(), properties.getAcquireTimeout());
+	DistributedLockTemplate distributedLockTemplate(LockClient lockClient, DistributedLockProperties properties,
+			ObjectProvider<LockClientDecorator> decorators) {
+		LockClient decorated = lockClient;
+		for (LockClientDecorator decorator : decorators.orderedStream().toList()) {
+			decorated = decorator.decorate(decorated);
+		}
+		return new DistributedLockTemplate(decorated, properties.getLease(), properties.getAcquireTimeout());
+	}
+
+	/**
+	 * Publishes a {@code LockLostEvent} when the client learns it lost a lock.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	LockLostEventPublisher distributedLockLostEventPublisher(ApplicationEventPublisher publisher) {
+		return new LockLostEventPublisher(publisher);
 	}
 
 	@Bean

@@ -1,6 +1,7 @@
 package io.github.distributedlock.core;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.github.distributedlock.annotation.LockType;
 import org.jspecify.annotations.Nullable;
@@ -87,6 +88,15 @@ public interface LockClient extends AutoCloseable {
 	 * @return {@code true} if acquired and not yet released by this thread, even if since lost
 	 */
 	boolean isHeldByCurrentThread(String key, LockType type);
+
+	/**
+	 * Returns the locks that owners of this client hold now, as this client knows them (no round trip): for
+	 * diagnostics, such as the Actuator endpoint.
+	 * @return a snapshot, one entry per owner and lock; empty by default, for clients that do not tell
+	 */
+	default List<HeldLock> heldLocks() {
+		return List.of();
+	}
 
 	/**
 	 * Stops renewal and notifications and releases every lock this client still holds. Idempotent.

@@ -1,8 +1,11 @@
 package io.github.distributedlock.redis;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.HeldLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,6 +33,12 @@ final class Hold {
 
 	/** The fencing token of the acquisition that made the owner the holder; re-entries share it. */
 	final long token;
+
+	/** {@link System#nanoTime()} when this hold was made, for how long it was held. */
+	final long acquiredAt = System.nanoTime();
+
+	/** Whether its loss was told to the observer (see {@link HoldEvents}). Changed under this object's monitor. */
+	private boolean lossReported;
 
 	/** {@link System#nanoTime()} when the watchdog renews this hold next (auto-renew holds only). */
 	volatile long nextRenewal;
@@ -137,6 +146,31 @@ final class Hold {
 		if (this.lostReason == null) {
 			this.lostReason = reason;
 		}
+	}
+
+	/**
+	 * Returns what is known of this hold now, for diagnostics.
+	 * @param now the wall clock now
+	 * @param nanoNow {@link System#nanoTime()} now, to date the acquisition with {@code now}
+	 */
+	HeldLock snapshot(Instant now, long nanoNow) {
+		int holds;
+		synchronized (this) {
+			holds = this.count;
+		}
+		return new HeldLock(this.id.key(), this.id.type(), this.owner, holds, this.token,
+				now.minusNanos(nanoNow - this.acquiredAt), Duration.ofMillis(this.leaseMillis), this.autoRenew,
+				isKnownLost());
+	}
+
+	/**
+	 * Records that the loss of this hold is being told.
+	 * @return {@code true} the first time only
+	 */
+	synchronized boolean reportLoss() {
+		boolean first = !this.lossReported;
+		this.lossReported = true;
+		return first;
 	}
 
 	/**

@@ -40,9 +40,12 @@ final class HoldAcquirer {
 	/** Undoes an acquisition that too few replicas acknowledged. */
 	private final HoldReleaser releaser;
 
+	/** Tells the observer and the log of acquisitions and losses. */
+	private final HoldEvents events;
+
 	HoldAcquirer(String keyPrefix, String clientId, ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues,
 			LockCommands commands, WaitingAcquirer acquirer, LeaseWatchdog watchdog,
-			@Nullable ReplicaSync replicaSync, HoldReleaser releaser) {
+			@Nullable ReplicaSync replicaSync, HoldReleaser releaser, HoldEvents events) {
 		this.keyPrefix = keyPrefix;
 		this.ownerPrefix = clientId + ":";
 		this.holds = holds;
@@ -52,6 +55,7 @@ final class HoldAcquirer {
 		this.watchdog = watchdog;
 		this.replicaSync = replicaSync;
 		this.releaser = releaser;
+		this.events = events;
 	}
 
 	/**
@@ -187,6 +191,7 @@ final class HoldAcquirer {
 		}
 		String reason = "its lease of " + hold.leaseMillis + " ms ran out before it was re-entered";
 		hold.markLost(reason);
+		this.events.lost(hold);
 		throw new LockLostException(hold.id.key(), reason);
 	}
 
@@ -194,6 +199,7 @@ final class HoldAcquirer {
 			long sentAt, long token) {
 		Hold hold = new Hold(id, redisKey, owner, leaseMillis, autoRenew, sentAt, token);
 		this.holds.put(id, hold);
+		this.events.acquired(hold);
 		if (autoRenew) {
 			this.watchdog.sweepBy(hold.nextRenewal);
 		}

@@ -33,16 +33,20 @@ final class HoldReleaser {
 
 	private final AtomicBoolean closed;
 
+	/** Tells the observer and the log of releases and losses. */
+	private final HoldEvents events;
+
 	/**
 	 * @param closed set once the client is closed: a hold released at shutdown is then not released again
 	 */
 	HoldReleaser(ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues, LockCommands commands,
-			ShutdownGrace shutdownGrace, AtomicBoolean closed) {
+			ShutdownGrace shutdownGrace, AtomicBoolean closed, HoldEvents events) {
 		this.holds = holds;
 		this.queues = queues;
 		this.commands = commands;
 		this.shutdownGrace = shutdownGrace;
 		this.closed = closed;
+		this.events = events;
 	}
 
 	/**
@@ -77,16 +81,26 @@ final class HoldReleaser {
 			// released at shutdown already, and the connection factory may be stopped: no round trip
 			this.shutdownGrace.releaseEnded();
 			leaveQueueOf(hold, false, null);
+			this.events.released(hold, true);
 			throw new LockLostException(key, hold.lostReason);
 		}
-		long result = releaseInRedis(hold);
+		long result;
+		try {
+			result = releaseInRedis(hold);
+		}
+		catch (DistributedLockException ex) {
+			this.events.released(hold, false);
+			throw ex;
+		}
 		// the shutdown waits for this round trip too, not only for the hold to be gone (see removeHold)
 		if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
 			String reason = (hold.lostReason != null) ? hold.lostReason
 					: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
 			hold.markLost(reason);
+			this.events.released(hold, true);
 			throw new LockLostException(key, reason);
 		}
+		this.events.released(hold, false);
 	}
 
 	/**
@@ -161,6 +175,7 @@ final class HoldReleaser {
 		}
 		finally {
 			hold.markLost("its owner thread '" + hold.thread.getName() + "' ended without releasing it");
+			this.events.released(hold, true);
 		}
 	}
 
@@ -203,6 +218,7 @@ final class HoldReleaser {
 			}
 			logger.warn("Shutdown: releasing lock " + ShutdownGrace.describe(hold)
 					+ " although its holder has not released it; its release will throw LockLostException");
+			this.events.lost(hold);
 			try {
 				this.commands.release(hold, null);
 			}

@@ -38,6 +38,9 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private final Consumer<Hold> orphans;
 
+	/** Tells the observer and the log of losses and failed renewals. */
+	private final HoldEvents events;
+
 	private final ScheduledThreadPoolExecutor sweeper;
 
 	private final ThreadPoolExecutor renewals;
@@ -63,8 +66,10 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param commands renews holds in Redis
 	 * @param orphans releases a hold whose owner thread ended; runs on a renewal thread
 	 */
-	LeaseWatchdog(String threadName, Collection<Hold> holds, LockCommands commands, Consumer<Hold> orphans) {
+	LeaseWatchdog(String threadName, Collection<Hold> holds, LockCommands commands, Consumer<Hold> orphans,
+			HoldEvents events) {
 		this.holds = holds;
+		this.events = events;
 		this.commands = commands;
 		this.orphans = orphans;
 		this.sweeper = new ScheduledThreadPoolExecutor(1, daemonThreads(threadName + "-watchdog"));
@@ -225,20 +230,23 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/** Records what a renewal sent at {@code sentAt} returned: 1 renewed, else the lock is gone. */
-	private static void renewed(Hold hold, long result, long sentAt) {
+	private void renewed(Hold hold, long result, long sentAt) {
 		if (result == 1) {
 			hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
 			hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
 		}
 		else if (!hold.released) {
 			hold.markLost("the watchdog found it gone at renewal (it expired or was deleted in Redis)");
+			this.events.lost(hold);
 		}
 	}
 
-	private static void renewalFailed(Hold hold, RuntimeException ex) {
+	private void renewalFailed(Hold hold, RuntimeException ex) {
+		this.events.renewalFailed(hold);
 		if (System.nanoTime() - hold.confirmedUntil >= 0) {
 			hold.markLost("it could not be renewed for longer than its lease of " + hold.leaseMillis + " ms ("
 					+ ex.getMessage() + ")");
+			this.events.lost(hold);
 		}
 		else {
 			// try again after another third of what is left, not at once: Redis may take a while to return

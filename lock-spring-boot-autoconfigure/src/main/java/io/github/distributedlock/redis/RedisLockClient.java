@@ -1,6 +1,9 @@
 package io.github.distributedlock.redis;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -9,10 +12,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.redis.Hold.HoldId;
 import org.jspecify.annotations.Nullable;
 
@@ -107,6 +112,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final AtomicBoolean closed = new AtomicBoolean();
 
+	/** What the observer and the log are told of acquisitions, releases and losses. */
+	private final HoldEvents events = new HoldEvents();
+
 	private volatile Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
 
 	/**
@@ -155,11 +163,13 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		// a thread of its own: a subscription attempt while Redis is down must not hold up lease renewals
 		this.subscriber = new ScheduledThreadPoolExecutor(1, LeaseWatchdog.daemonThreads(threadName + "-subscription"));
 		this.notifications = new ReleaseNotifications(connectionFactory, this.channel, this.clientId, this.subscriber);
-		this.releaser = new HoldReleaser(this.holds, this.queues, this.commands, this.shutdownGrace, this.closed);
-		this.watchdog = new LeaseWatchdog(threadName, this.holds.values(), this.commands, this.releaser::releaseOrphan);
+		this.releaser = new HoldReleaser(this.holds, this.queues, this.commands, this.shutdownGrace, this.closed,
+				this.events);
+		this.watchdog = new LeaseWatchdog(threadName, this.holds.values(), this.commands, this.releaser::releaseOrphan,
+				this.events);
 		this.holdAcquirer = new HoldAcquirer(keyPrefix, this.clientId, this.holds, this.queues, this.commands,
 				new WaitingAcquirer(this.commands, this.notifications, this.watchdog::runInBackground), this.watchdog,
-				this.replicaSync, this.releaser);
+				this.replicaSync, this.releaser, this.events);
 	}
 
 	/**
@@ -174,6 +184,26 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			throw new IllegalArgumentException("The shutdown timeout must not be negative, was " + shutdownTimeout);
 		}
 		this.shutdownTimeout = shutdownTimeout;
+	}
+
+	/**
+	 * Sets what is told when a lock is acquired, released, lost or not renewed (see {@link LockObserver});
+	 * {@link LockObserver#NONE} by default. Acquisitions and releases are also logged at DEBUG, losses at WARN.
+	 * @param observer the observer; {@link LockObserver#of} combines several
+	 */
+	public void setLockObserver(LockObserver observer) {
+		this.events.setObserver(observer);
+	}
+
+	@Override
+	public List<HeldLock> heldLocks() {
+		List<HeldLock> held = new ArrayList<>(this.holds.size());
+		long nanoNow = System.nanoTime();
+		Instant now = Instant.now();
+		for (Hold hold : this.holds.values()) {
+			held.add(hold.snapshot(now, nanoNow));
+		}
+		return held;
 	}
 
 	@Override
@@ -308,10 +338,11 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Tells whether release notifications arrive; for tests and diagnostics.
+	 * Tells whether release notifications arrive, for health checks and diagnostics; without them waiters
+	 * still get their locks, but only when the holder's lease would end.
 	 * @return {@code true} while the pub/sub subscription is up
 	 */
-	boolean isListening() {
+	public boolean isListening() {
 		return this.notifications.isListening();
 	}
 

@@ -147,7 +147,25 @@ final class ScriptExecutor {
 		return keysAndArgs;
 	}
 
-	private @Nullable Object eval(RedisScript<Long> script, ReturnType type, boolean text, String redisKey,
+	/**
+	 * Runs a script that returns a list (of integers and strings, the strings as {@code byte[]}).
+	 * @param script the script
+	 * @param redisKey its one key
+	 * @param action what it does, for the error message
+	 * @param key the lock key, for the error message
+	 * @param args its arguments
+	 * @return the list
+	 * @throws DistributedLockException if Redis could not run it
+	 */
+	List<?> runList(RedisScript<?> script, String redisKey, String action, String key, String... args) {
+		Object result = eval(script, ReturnType.MULTI, false, redisKey, action, key, args);
+		if (result instanceof List<?> list) {
+			return list;
+		}
+		throw noResult(action, key, result);
+	}
+
+	private @Nullable Object eval(RedisScript<?> script, ReturnType type, boolean text, String redisKey,
 			String action, String key, String... args) {
 		byte[][] keysAndArgs = keysAndArgs(redisKey, args);
 		// a pending interrupt would make the client abandon the command (Lettuce: "Command interrupted") and,

@@ -1,0 +1,56 @@
+package io.github.distributedlock.autoconfigure;
+
+import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.metrics.LockAcquireContext;
+import io.github.distributedlock.metrics.LockMetrics;
+import io.github.distributedlock.metrics.LockObservationDecorator;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationConvention;
+import io.micrometer.observation.ObservationRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Auto-configuration of lock metrics and observations, each when the application has its library and its
+ * registry bean: {@link LockMetrics} (the {@code distributed.lock.held}, {@code .active}, {@code .lost} and
+ * {@code .renewals.failed} meters) with a Micrometer {@link MeterRegistry}, and the
+ * {@code distributed.lock.acquire} observation of every acquisition with an {@link ObservationRegistry} (whose
+ * meter handler, which Spring Boot adds, makes it a timer too). Both back off for a bean of the application's
+ * own. An {@link ObservationConvention} bean for {@link LockAcquireContext} replaces the default names.
+ */
+@AutoConfiguration(after = DistributedLockAutoConfiguration.class, afterName = {
+		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
+@ConditionalOnClass(ObservationRegistry.class)
+@ConditionalOnBean(LockClient.class)
+public final class DistributedLockMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(ObservationRegistry.class)
+	LockObservationDecorator distributedLockObservationDecorator(ObservationRegistry registry,
+			ObjectProvider<ObservationConvention<LockAcquireContext>> convention) {
+		return new LockObservationDecorator(registry, convention.getIfUnique());
+	}
+
+	/** The meters, when Micrometer's core (not only its observation API) is present. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	static class LockMetricsConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(MeterRegistry.class)
+		LockMetrics distributedLockMetrics(MeterRegistry registry) {
+			return new LockMetrics(registry);
+		}
+
+	}
+
+}

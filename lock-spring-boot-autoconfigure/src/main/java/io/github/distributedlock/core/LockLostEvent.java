@@ -1,0 +1,71 @@
+package io.github.distributedlock.core;
+
+import java.util.Objects;
+
+import io.github.distributedlock.annotation.LockType;
+
+import org.springframework.context.ApplicationEvent;
+
+/**
+ * Published to the application context as soon as this instance learns that a lock one of its owners holds
+ * was lost (the watchdog found it expired or deleted, or could not renew it for longer than its lease),
+ * before the holder's release, which will throw {@link LockLostException}. Also published when the loss is
+ * first learned at the release. Listeners run on the thread that learned it (the watchdog's): keep them short.
+ */
+public class LockLostEvent extends ApplicationEvent {
+
+	private static final long serialVersionUID = 1L;
+
+	/** The key of the lost lock, without any store prefix. */
+	private final String key;
+
+	/** The type of the lost lock. */
+	private final LockType type;
+
+	/** Why the lock was lost, in words. */
+	private final String reason;
+
+	/**
+	 * Creates the event.
+	 * @param source what learned of the loss and published it
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type
+	 * @param reason why it was lost
+	 */
+	public LockLostEvent(Object source, String key, LockType type, String reason) {
+		super(source);
+		this.key = Objects.requireNonNull(key, "key must not be null");
+		this.type = Objects.requireNonNull(type, "type must not be null");
+		this.reason = Objects.requireNonNull(reason, "reason must not be null");
+	}
+
+	/**
+	 * Returns the key of the lost lock.
+	 * @return the lock key, without any store prefix
+	 */
+	public String getKey() {
+		return this.key;
+	}
+
+	/**
+	 * Returns the type of the lost lock.
+	 * @return the lock type
+	 */
+	public LockType getType() {
+		return this.type;
+	}
+
+	/**
+	 * Returns why the lock was lost.
+	 * @return the reason, in words
+	 */
+	public String getReason() {
+		return this.reason;
+	}
+
+	@Override
+	public String toString() {
+		return "LockLostEvent[" + this.key + ", " + this.type + ": " + this.reason + "]";
+	}
+
+}

@@ -1,0 +1,96 @@
+package io.github.distributedlock.core;
+
+import java.util.List;
+
+import io.github.distributedlock.annotation.LockType;
+
+/**
+ * Told by a {@link LockClient} when one of its owners starts holding a lock, stops holding it, learns that
+ * it lost it, or fails to renew it: what metrics, events and logs need to know of held locks. A re-entry is
+ * not a new hold; the callbacks concern an owner's outermost hold only.
+ * <p>
+ * Callbacks run on the thread that acquires, releases or renews (the watchdog's for losses and renewal
+ * failures), so they must be quick and must not throw; they may run concurrently, so implementations are
+ * thread-safe. Every method does nothing by default.
+ */
+public interface LockObserver {
+
+	/** An observer that does nothing. */
+	LockObserver NONE = new LockObserver() {
+	};
+
+	/**
+	 * An owner of this client started holding a lock (acquired it in the store or had it handed over).
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type
+	 */
+	default void acquired(String key, LockType type) {
+	}
+
+	/**
+	 * An owner released its last hold of a lock, or tried to and found it lost.
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @param heldNanos how long it was held, from the acquisition to this release, in nanoseconds
+	 * @param lost whether the lock turned out to be lost before this release
+	 */
+	default void released(String key, LockType type, long heldNanos, boolean lost) {
+	}
+
+	/**
+	 * This client learned that a lock one of its owners holds was lost: told once per hold, as soon as known
+	 * (by the watchdog, before the holder's release, when it renews the lock), or at the release at the latest.
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @param reason why, in words, such as "the watchdog found it gone at renewal"
+	 */
+	default void lost(String key, LockType type, String reason) {
+	}
+
+	/**
+	 * A renewal of a held lock failed (the store could not be reached); it is retried while the lease lasts.
+	 * @param key the lock key
+	 * @param type the lock type
+	 */
+	default void renewalFailed(String key, LockType type) {
+	}
+
+	/**
+	 * Returns an observer that tells each of {@code observers} in turn.
+	 * @param observers the observers, in the order to call them
+	 * @return {@link #NONE} for none, the one observer for one, else a composite
+	 */
+	static LockObserver of(List<? extends LockObserver> observers) {
+		if (observers.isEmpty()) {
+			return NONE;
+		}
+		if (observers.size() == 1) {
+			return observers.get(0);
+		}
+		List<LockObserver> all = List.copyOf(observers);
+		return new LockObserver() {
+
+			@Override
+			public void acquired(String key, LockType type) {
+				all.forEach((observer) -> observer.acquired(key, type));
+			}
+
+			@Override
+			public void released(String key, LockType type, long heldNanos, boolean lost) {
+				all.forEach((observer) -> observer.released(key, type, heldNanos, lost));
+			}
+
+			@Override
+			public void lost(String key, LockType type, String reason) {
+				all.forEach((observer) -> observer.lost(key, type, reason));
+			}
+
+			@Override
+			public void renewalFailed(String key, LockType type) {
+				all.forEach((observer) -> observer.renewalFailed(key, type));
+			}
+
+		};
+	}
+
+}

@@ -1,0 +1,96 @@
+package io.github.distributedlock.metrics;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.LockObserver;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter.MeterProvider;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+/**
+ * The meters of held locks, fed by the lock client as a {@link LockObserver}:
+ * <ul>
+ * <li>{@code distributed.lock.held}: timer, from the acquisition to the release; tags {@code lock}, {@code type},
+ * {@code outcome} = {@code released} | {@code lost};</li>
+ * <li>{@code distributed.lock.active}: gauge, the locks the owners of this instance hold now;</li>
+ * <li>{@code distributed.lock.lost}: counter, locks this instance learned it lost; tags {@code lock},
+ * {@code type};</li>
+ * <li>{@code distributed.lock.renewals.failed}: counter, renewals that could not reach Redis (each is retried
+ * while the lease lasts); tags {@code lock}, {@code type}.</li>
+ * </ul>
+ * The time to acquire ({@code distributed.lock.acquire}) is an observation, see {@link ObservedLockClient}.
+ * Tag values are described in {@link LockTags}. Thread-safe.
+ */
+public final class LockMetrics implements LockObserver {
+
+	/** Name of the held-time timer. */
+	public static final String HELD = "distributed.lock.held";
+
+	/** Name of the gauge of held locks. */
+	public static final String ACTIVE = "distributed.lock.active";
+
+	/** Name of the counter of lost locks. */
+	public static final String LOST = "distributed.lock.lost";
+
+	/** Name of the counter of failed renewals. */
+	public static final String RENEWALS_FAILED = "distributed.lock.renewals.failed";
+
+	private final AtomicInteger active = new AtomicInteger();
+
+	private final MeterProvider<Timer> held;
+
+	private final MeterProvider<Counter> lost;
+
+	private final MeterProvider<Counter> renewalsFailed;
+
+	/**
+	 * Creates the meters in a registry.
+	 * @param registry the registry
+	 */
+	public LockMetrics(MeterRegistry registry) {
+		Objects.requireNonNull(registry, "registry must not be null");
+		Gauge.builder(ACTIVE, this.active, AtomicInteger::get)
+			.description("Locks held by this instance now")
+			.register(registry);
+		this.held = Timer.builder(HELD).description("How long locks were held, from acquisition to release")
+			.withRegistry(registry);
+		this.lost = Counter.builder(LOST).description("Locks this instance lost before it released them")
+			.withRegistry(registry);
+		this.renewalsFailed = Counter.builder(RENEWALS_FAILED)
+			.description("Lease renewals that could not reach Redis")
+			.withRegistry(registry);
+	}
+
+	@Override
+	public void acquired(String key, LockType type) {
+		this.active.incrementAndGet();
+	}
+
+	@Override
+	public void released(String key, LockType type, long heldNanos, boolean lost) {
+		this.active.decrementAndGet();
+		this.held.withTags(tags(key, type).and(LockTags.OUTCOME, lost ? "lost" : "released"))
+			.record(heldNanos, TimeUnit.NANOSECONDS);
+	}
+
+	@Override
+	public void lost(String key, LockType type, String reason) {
+		this.lost.withTags(tags(key, type)).increment();
+	}
+
+	@Override
+	public void renewalFailed(String key, LockType type) {
+		this.renewalsFailed.withTags(tags(key, type)).increment();
+	}
+
+	private static Tags tags(String key, LockType type) {
+		return Tags.of(LockTags.LOCK, LockTags.lockName(key), LockTags.TYPE, LockTags.typeName(type));
+	}
+
+}
