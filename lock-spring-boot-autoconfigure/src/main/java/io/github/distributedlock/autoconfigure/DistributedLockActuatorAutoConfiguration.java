@@ -29,6 +29,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 @ConditionalOnBean(RedisLockClient.class)
 public final class DistributedLockActuatorAutoConfiguration {
 
+	/**
+	 * Creates the auto-configuration; Spring Boot does, when the conditions above hold.
+	 */
+	public DistributedLockActuatorAutoConfiguration() {
+	}
+
 	/** The endpoint, with Spring Boot Actuator. */
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })

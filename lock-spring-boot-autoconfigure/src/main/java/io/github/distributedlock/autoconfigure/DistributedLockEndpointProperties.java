@@ -9,6 +9,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class DistributedLockEndpointProperties {
 
 	/**
+	 * Creates the properties with their defaults; Spring Boot binds them.
+	 */
+	public DistributedLockEndpointProperties() {
+	}
+
+	/**
 	 * Whether DELETE on the distributedlocks endpoint may force-release a lock, whoever holds it; when off, it
 	 * is refused with 403 and the lock is untouched.
 	 */

@@ -31,6 +31,12 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBean(LockClient.class)
 public final class DistributedLockMetricsAutoConfiguration {
 
+	/**
+	 * Creates the auto-configuration; Spring Boot does, when the conditions above hold.
+	 */
+	public DistributedLockMetricsAutoConfiguration() {
+	}
+
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(ObservationRegistry.class)

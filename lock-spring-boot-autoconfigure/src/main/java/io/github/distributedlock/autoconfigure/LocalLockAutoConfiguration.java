@@ -31,6 +31,12 @@ import org.springframework.context.annotation.Import;
 @Import(DistributedLockAdvisorConfiguration.class)
 public final class LocalLockAutoConfiguration {
 
+	/**
+	 * Creates the auto-configuration; Spring Boot does, when the conditions above hold.
+	 */
+	public LocalLockAutoConfiguration() {
+	}
+
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockClient.class)
 	LocalLockClient distributedLockClient(DistributedLockProperties properties) {

@@ -12,6 +12,12 @@ import io.micrometer.observation.ObservationConvention;
  */
 public class DefaultLockAcquireObservationConvention implements ObservationConvention<LockAcquireContext> {
 
+	/**
+	 * Creates the default convention; it holds no state.
+	 */
+	public DefaultLockAcquireObservationConvention() {
+	}
+
 	/** Name of the observation, and so of its timer and span. */
 	public static final String NAME = "distributed.lock.acquire";
 
