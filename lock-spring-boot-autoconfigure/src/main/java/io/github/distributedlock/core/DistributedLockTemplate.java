@@ -5,6 +5,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Supplier;
@@ -32,9 +34,7 @@ public class DistributedLockTemplate {
 
 	private final LockClient client;
 
-	private final Duration defaultLease;
-
-	private final Duration defaultAcquireTimeout;
+	private final LockDefaults defaults;
 
 	/**
 	 * Creates a template.
@@ -47,15 +47,7 @@ public class DistributedLockTemplate {
 	 */
 	public DistributedLockTemplate(LockClient client, Duration defaultLease, Duration defaultAcquireTimeout) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
-		this.defaultLease = Objects.requireNonNull(defaultLease, "defaultLease must not be null");
-		this.defaultAcquireTimeout = Objects.requireNonNull(defaultAcquireTimeout,
-				"defaultAcquireTimeout must not be null");
-		LockDefinition.checkLease(defaultLease, true, "default lease (distributed-lock.lease)");
-		if (defaultAcquireTimeout.isNegative()) {
-			throw new IllegalArgumentException(
-					"The default acquire timeout (distributed-lock.acquire-timeout) must not be negative, was "
-							+ defaultAcquireTimeout);
-		}
+		this.defaults = new LockDefaults(defaultLease, defaultAcquireTimeout);
 	}
 
 	/**
@@ -130,6 +122,62 @@ public class DistributedLockTemplate {
 	}
 
 	/**
+	 * Runs {@code action}, which returns a {@link CompletionStage} (a {@code CompletableFuture}), while holding
+	 * the lock that {@code definition} describes, from before {@code action} runs until the stage completes
+	 * (normally, exceptionally or cancelled); the release happens on whichever thread completes it. Waits for
+	 * the lock on the calling thread (up to the acquire timeout) and runs {@code action} there, so it keeps the
+	 * caller's thread-bound context; to wait without a thread, use {@link ReactiveDistributedLockTemplate}.
+	 * <p>
+	 * The call is an owner of its own, not the calling thread: it does not re-enter the thread's holds, and a
+	 * second call from the same thread while the first stage is pending waits like any other owner. Inside
+	 * {@code action}, until it returns, {@link LockContext#current()} gives the handle.
+	 * @param <T> the stage's result type
+	 * @param definition what to lock and how
+	 * @param action starts the work and returns its stage; an exception it throws propagates unchanged (after
+	 * the release), as it would without the lock
+	 * @return completes after the release: with the stage's value, or with a {@link LockLostException} if the
+	 * lock was lost meanwhile; with the stage's failure (a release failure added as suppressed); with a
+	 * {@link LockAcquisitionException} if the lock was not acquired in time or the wait was interrupted
+	 * ({@code action} did not run), with a {@link DistributedLockException} if Redis could not be reached.
+	 * Cancelling it cancels the stage and releases the lock.
+	 */
+	public <T> CompletableFuture<T> executeAsync(LockDefinition definition,
+			LockCallback<? extends @Nullable CompletionStage<T>> action) {
+		return executeAllAsync(List.of(definition), action);
+	}
+
+	/**
+	 * Like {@link #executeAsync(LockDefinition, LockCallback)}, holding every lock of {@code definitions}
+	 * (multi-key), acquired in one fixed order under one acquire deadline, as in
+	 * {@link #executeAll(Collection, LockCallback)}.
+	 * @param <T> the stage's result type
+	 * @param definitions the locks
+	 * @param action starts the work and returns its stage
+	 * @return completes after the release, as for {@link #executeAsync(LockDefinition, LockCallback)}
+	 * @throws IllegalArgumentException if {@code definitions} is empty, or names one key with two types
+	 */
+	public <T> CompletableFuture<T> executeAllAsync(Collection<LockDefinition> definitions,
+			LockCallback<? extends @Nullable CompletionStage<T>> action) {
+		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action, null);
+	}
+
+	/**
+	 * Like {@link #executeAllAsync(Collection, LockCallback)}, but when some lock is not acquired within its
+	 * acquire timeout, completes with what {@code whenNotAcquired} supplies instead of failing.
+	 * @param <T> the stage's result type
+	 * @param definitions the locks
+	 * @param action starts the work and returns its stage
+	 * @param whenNotAcquired called, on the calling thread, when the locks were not acquired in time
+	 * @return completes after the release, or with what {@code whenNotAcquired} supplied
+	 * @throws IllegalArgumentException if {@code definitions} is empty, or names one key with two types
+	 */
+	public <T> CompletableFuture<T> tryExecuteAllAsync(Collection<LockDefinition> definitions,
+			LockCallback<? extends @Nullable CompletionStage<T>> action, Supplier<@Nullable T> whenNotAcquired) {
+		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action,
+				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
+	}
+
+	/**
 	 * Acquires the lock that {@code definition} describes for the calling thread, waiting up to its acquire
 	 * timeout, and returns its handle: its {@linkplain LockHandle#fencingToken() fencing token}, and
 	 * {@link LockHandle#close()} to release it, from this or any other thread.
@@ -181,7 +229,7 @@ public class DistributedLockTemplate {
 	 * @throws IllegalArgumentException if the key is blank
 	 */
 	public Lock getLock(String key) {
-		return new ClientLock(this.client, checkKey(key), LockType.REENTRANT, this.defaultLease);
+		return new ClientLock(this.client, checkKey(key), LockType.REENTRANT, this.defaults.lease());
 	}
 
 	/**
@@ -195,19 +243,8 @@ public class DistributedLockTemplate {
 	 */
 	public ReadWriteLock getReadWriteLock(String key) {
 		String checked = checkKey(key);
-		Lock read = new ClientLock(this.client, checked, LockType.READ, this.defaultLease);
-		Lock write = new ClientLock(this.client, checked, LockType.WRITE, this.defaultLease);
-		return new ReadWriteLock() {
-			@Override
-			public Lock readLock() {
-				return read;
-			}
-
-			@Override
-			public Lock writeLock() {
-				return write;
-			}
-		};
+		return new ClientReadWriteLock(new ClientLock(this.client, checked, LockType.READ, this.defaults.lease()),
+				new ClientLock(this.client, checked, LockType.WRITE, this.defaults.lease()));
 	}
 
 	/**
@@ -223,7 +260,7 @@ public class DistributedLockTemplate {
 	 * @return the default lease
 	 */
 	public Duration getDefaultLease() {
-		return this.defaultLease;
+		return this.defaults.lease();
 	}
 
 	/**
@@ -231,7 +268,7 @@ public class DistributedLockTemplate {
 	 * @return the default acquire timeout
 	 */
 	public Duration getDefaultAcquireTimeout() {
-		return this.defaultAcquireTimeout;
+		return this.defaults.acquireTimeout();
 	}
 
 	/**
@@ -241,20 +278,25 @@ public class DistributedLockTemplate {
 	 * @throws LockAcquisitionException if interrupted while waiting (the interrupt flag is set again)
 	 */
 	@Nullable LockHandle acquire(LockDefinition definition, long start) {
-		Duration lease = (definition.lease() != null) ? definition.lease() : this.defaultLease;
-		Duration timeout = (definition.acquireTimeout() != null) ? definition.acquireTimeout()
-				: this.defaultAcquireTimeout;
-		Duration holdAtLeast = (definition.holdAtLeast() != null) ? definition.holdAtLeast() : Duration.ZERO;
-		// every lock of a multi-key call shares one deadline measured from the call
-		Duration remaining = timeout.minus(LockedRun.since(start));
 		try {
-			return this.client.acquire(definition.key(), definition.type(), lease, definition.autoRenew(),
-					holdAtLeast, remaining.isNegative() ? Duration.ZERO : remaining, true);
+			return this.client.acquire(definition.key(), definition.type(), this.defaults.leaseOf(definition),
+					definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
+					this.defaults.remainingOf(definition, start), true);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new LockAcquisitionException(definition.key(), LockedRun.since(start), ex);
 		}
+	}
+
+	/**
+	 * Starts acquiring one lock for an owner that is not a thread, within what is left of an acquire timeout
+	 * that started at {@code start}.
+	 */
+	private CompletableFuture<@Nullable LockHandle> acquireAsync(LockDefinition definition, long start, long owner) {
+		return this.client.acquireAsync(definition.key(), definition.type(), this.defaults.leaseOf(definition),
+				definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
+				this.defaults.remainingOf(definition, start), owner);
 	}
 
 	private static String checkKey(String key) {

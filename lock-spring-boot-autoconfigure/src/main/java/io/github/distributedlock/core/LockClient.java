@@ -2,6 +2,7 @@ package io.github.distributedlock.core;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import io.github.distributedlock.annotation.LockType;
 import org.jspecify.annotations.Nullable;
@@ -67,6 +68,45 @@ public interface LockClient extends AutoCloseable {
 	default boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
 			boolean interruptible) throws InterruptedException {
 		return acquire(key, type, lease, autoRenew, Duration.ZERO, timeout, interruptible) != null;
+	}
+
+	/**
+	 * Returns a new owner for {@link #acquireAsync}: an owner of locks that is not a thread, such as one call of
+	 * an asynchronous method or one reactive subscription chain. Its holds are released through their handles,
+	 * from any thread.
+	 * @return the owner, a negative number (thread owners are thread ids), unique within this client
+	 * @throws UnsupportedOperationException if this client cannot acquire asynchronously (the default)
+	 */
+	default long newAsyncOwner() {
+		throw new UnsupportedOperationException(getClass().getName() + " cannot acquire locks asynchronously");
+	}
+
+	/**
+	 * Acquires a lock for an owner that is not a thread, without blocking the calling thread: the returned
+	 * future completes when the lock is acquired, on the thread that learnt it (with Redis on Lettuce, one of
+	 * Lettuce's I/O threads: code that follows it must not block). Waiting costs no thread where the store
+	 * allows it (the Redis store on Lettuce). Reentrant per owner: an owner that holds the lock (of the same
+	 * type) gets a handle with the outer hold's fencing token.
+	 * <p>
+	 * Cancelling the returned future gives up: the owner leaves the queues it waits in, in this client and in
+	 * Redis, and a lock acquired at the same moment is released.
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type
+	 * @param lease how long the lock lives without renewal; as for
+	 * {@link #acquire(String, LockType, Duration, boolean, Duration, Duration, boolean)}
+	 * @param autoRenew whether to renew the lease until the release
+	 * @param holdAtLeast the minimum hold; {@link Duration#ZERO} for none
+	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
+	 * @param owner an owner from {@link #newAsyncOwner()}
+	 * @return completes with the handle of this hold, or with {@code null} if the timeout passed first; fails with
+	 * an {@link IllegalArgumentException} for a lease out of range, an {@link IllegalMonitorStateException} for an
+	 * upgrade, a {@link LockLostException} if a re-entry finds the lock lost, a {@link DistributedLockException}
+	 * if the store cannot be reached; never throws
+	 */
+	default CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
+			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
+		return CompletableFuture.failedFuture(new UnsupportedOperationException(
+				getClass().getName() + " cannot acquire locks asynchronously"));
 	}
 
 	/**

@@ -1,5 +1,8 @@
 package io.github.distributedlock.core;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+
 import io.github.distributedlock.annotation.LockType;
 
 /**
@@ -22,8 +25,10 @@ import io.github.distributedlock.annotation.LockType;
  * last token while the lock's key exists; its one limit is a server clock set back (or a failover to a
  * replica whose clock is behind) by more than the time since the last acquisition of that key.
  * <h2>Threads</h2>
- * The lock is acquired as the calling thread, so it is reentrant with that thread's other holds of the same
- * lock; but the handle may be closed by any thread, which is what asynchronous code needs. Thread-safe.
+ * A handle from {@link DistributedLockTemplate#acquire(LockDefinition)} is acquired as the calling thread, so
+ * it is reentrant with that thread's other holds of the same lock; one from an asynchronous acquisition
+ * ({@link LockClient#acquireAsync}) as its owner. Either may be closed by any thread, which is what
+ * asynchronous code needs. Thread-safe.
  */
 public interface LockHandle extends AutoCloseable {
 
@@ -67,5 +72,23 @@ public interface LockHandle extends AutoCloseable {
 	 */
 	@Override
 	void close();
+
+	/**
+	 * Releases this hold like {@link #close()}, without blocking the calling thread where the store allows it
+	 * (the Redis store on Lettuce sends the release and returns). A second call, or a call after
+	 * {@link #close()}, does nothing.
+	 * @return completes when released; completes exceptionally with a {@link LockLostException} if the lock was
+	 * lost before this release, or a {@link DistributedLockException} if Redis could not be reached (the lock
+	 * then ends with its lease)
+	 */
+	default CompletionStage<Void> closeAsync() {
+		try {
+			close();
+			return CompletableFuture.completedFuture(null);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
 
 }

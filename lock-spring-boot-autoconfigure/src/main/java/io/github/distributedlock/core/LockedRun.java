@@ -112,7 +112,7 @@ final class LockedRun {
 		return first;
 	}
 
-	private static List<LockDefinition> inLockingOrder(Collection<LockDefinition> definitions) {
+	static List<LockDefinition> inLockingOrder(Collection<LockDefinition> definitions) {
 		Objects.requireNonNull(definitions, "definitions must not be null");
 		if (definitions.isEmpty()) {
 			throw new IllegalArgumentException("At least one lock definition is required");
@@ -140,7 +140,7 @@ final class LockedRun {
 	}
 
 	@SuppressWarnings("unchecked")
-	private static <E extends Throwable> RuntimeException sneakyThrow(Throwable ex) throws E {
+	static <E extends Throwable> RuntimeException sneakyThrow(Throwable ex) throws E {
 		// LockCallback's checked exceptions pass through unwrapped, as documented on execute
 		throw (E) ex;
 	}

@@ -3,6 +3,7 @@ package io.github.distributedlock.redis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.HeldLock;
@@ -20,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  * acquiring thread ended (asynchronous code), so it is never orphaned.
  */
 final class Hold {
+
+	private static final AtomicLong SEQUENCE = new AtomicLong();
 
 	final HoldId id;
 
@@ -47,10 +50,21 @@ final class Hold {
 	int count = 1;
 
 	/**
-	 * The thread that acquired the hold, whose owner id it is. A hold that no open {@link RedisLockHandle}
-	 * refers to is bound to this thread: once the thread ended, nobody can release it any more.
+	 * The thread whose owner id the hold has, or {@code null} for an owner that is not a thread (an
+	 * asynchronous call or a reactive chain, which always releases through a handle). A hold of a thread that
+	 * no open {@link RedisLockHandle} refers to is bound to it: once the thread ended, nobody can release it
+	 * any more.
 	 */
-	final Thread thread;
+	final @Nullable Thread thread;
+
+	/** Tells holds due for renewal at the same time apart, in the watchdog's schedule. */
+	final long seq = SEQUENCE.incrementAndGet();
+
+	/**
+	 * {@link System#nanoTime()} the watchdog's schedule has this hold under; written only while the hold is not
+	 * in the schedule.
+	 */
+	long scheduledAt;
 
 	/** Open {@link RedisLockHandle}s of this hold (re-entries included). Changed under this object's monitor. */
 	volatile int handles;
@@ -77,14 +91,15 @@ final class Hold {
 	/** {@link System#nanoTime()} until which the last acquire or renewal guarantees the lock. */
 	volatile long confirmedUntil;
 
-	Hold(HoldId id, String redisKey, String owner, long leaseMillis, boolean autoRenew, long sentAt, long token) {
+	Hold(HoldId id, String redisKey, String owner, @Nullable Thread thread, long leaseMillis, boolean autoRenew,
+			long sentAt, long token) {
 		this.id = id;
 		this.redisKey = redisKey;
 		this.owner = owner;
 		this.leaseMillis = leaseMillis;
 		this.autoRenew = autoRenew;
 		this.token = token;
-		this.thread = Thread.currentThread();
+		this.thread = thread;
 		this.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
 		this.nextRenewal = sentAt + renewalPeriodNanos();
 	}
@@ -117,7 +132,17 @@ final class Hold {
 	 * thread may close) refers to it. Such a hold would be renewed for ever.
 	 */
 	boolean isOrphaned() {
-		return this.handles == 0 && !this.released && !this.thread.isAlive();
+		Thread owner = this.thread;
+		return owner != null && this.handles == 0 && !this.released && !owner.isAlive();
+	}
+
+	/**
+	 * Names the owner, for the log: its thread, or the asynchronous owner.
+	 * @return such as {@code thread 'main'} or {@code asynchronous owner 7}
+	 */
+	String holder() {
+		Thread owner = this.thread;
+		return (owner != null) ? "thread '" + owner.getName() + "'" : "asynchronous owner " + -this.id.owner();
 	}
 
 	/** Starts a renewal unless one is running. */
@@ -174,9 +199,10 @@ final class Hold {
 	}
 
 	/**
-	 * Identity of one owner's hold on one lock: the lock key, its type and the owning thread.
+	 * Identity of one owner's hold on one lock: the lock key, its type and the owner: a thread's id, or a
+	 * negative number for an owner that is not a thread.
 	 */
-	record HoldId(String key, LockType type, long threadId) {
+	record HoldId(String key, LockType type, long owner) {
 	}
 
 }

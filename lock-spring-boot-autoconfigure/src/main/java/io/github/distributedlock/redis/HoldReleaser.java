@@ -1,5 +1,8 @@
 package io.github.distributedlock.redis;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,14 +17,17 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The release side of a {@link RedisLockClient}: counts a thread's or a handle's releases down, and releases
+ * The release side of a {@link RedisLockClient}: counts an owner's or a handle's releases down, and releases
  * the last one in Redis, handing a reentrant lock to the next local waiter in the same round trip, or keeping
  * it taken by nobody until its minimum hold ends; releases holds whose thread ended (orphans) and, at
- * shutdown, what holders did not release in time. Thread-safe.
+ * shutdown, what holders did not release in time. Releases run asynchronously; a blocking caller waits for
+ * them. Thread-safe.
  */
 final class HoldReleaser {
 
 	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
+
+	private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
 	private final ConcurrentHashMap<HoldId, Hold> holds;
 
@@ -36,17 +42,21 @@ final class HoldReleaser {
 	/** Tells the observer and the log of releases and losses. */
 	private final HoldEvents events;
 
+	/** Stops renewing released holds. */
+	private final LeaseWatchdog watchdog;
+
 	/**
 	 * @param closed set once the client is closed: a hold released at shutdown is then not released again
 	 */
 	HoldReleaser(ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues, LockCommands commands,
-			ShutdownGrace shutdownGrace, AtomicBoolean closed, HoldEvents events) {
+			ShutdownGrace shutdownGrace, AtomicBoolean closed, HoldEvents events, LeaseWatchdog watchdog) {
 		this.holds = holds;
 		this.queues = queues;
 		this.commands = commands;
 		this.shutdownGrace = shutdownGrace;
 		this.closed = closed;
 		this.events = events;
+		this.watchdog = watchdog;
 	}
 
 	/**
@@ -54,60 +64,84 @@ final class HoldReleaser {
 	 * local waiter, or, before its minimum hold ends, kept taken by nobody until then.
 	 * @param hold the hold
 	 * @param byHandle whether one of its {@link RedisLockHandle}s is closed by this release
-	 * @throws IllegalMonitorStateException if all its holds were released already
-	 * @throws LockLostException if the lock was lost before this release (also: released at shutdown)
-	 * @throws DistributedLockException if Redis could not be reached; the lock ends with its lease
+	 * @return completes when released; fails with an {@link IllegalMonitorStateException} if all its holds were
+	 * released already, a {@link LockLostException} if the lock was lost before this release (also: released at
+	 * shutdown), a {@link DistributedLockException} if Redis could not be reached (the lock ends with its lease)
 	 */
-	void release(Hold hold, boolean byHandle) {
+	CompletableFuture<Void> release(Hold hold, boolean byHandle) {
 		String key = hold.id.key();
 		synchronized (hold) {
 			if (byHandle) {
 				hold.handles--;
 			}
 			if (hold.released) {
-				throw new IllegalMonitorStateException("Lock '" + key + "' (" + hold.id.type() + ") was released already");
+				return CompletableFuture.failedFuture(new IllegalMonitorStateException(
+						"Lock '" + key + "' (" + hold.id.type() + ") was released already"));
 			}
 			if (--hold.count > 0) {
 				// an inner release: the lock stays held, no round trip; report a loss this client knows of
-				if (hold.isKnownLost()) {
-					throw new LockLostException(key, hold.lostReason);
-				}
+				return hold.isKnownLost() ? CompletableFuture.failedFuture(new LockLostException(key, hold.lostReason))
+						: DONE;
+			}
+			hold.released = true;
+			removeHold(hold);
+		}
+		return releaseLast(hold);
+	}
+
+	/**
+	 * Undoes a re-entry counted before its round trip, which failed: if the owner's other holds were released
+	 * meanwhile, this was the last one, and the lock is released in Redis.
+	 * @param hold the hold
+	 */
+	void dropReentry(Hold hold) {
+		synchronized (hold) {
+			if (hold.released || --hold.count > 0) {
 				return;
 			}
 			hold.released = true;
 			removeHold(hold);
 		}
+		releaseLast(hold).whenComplete((done, ex) -> {
+			if (ex != null) {
+				logger.debug("Released lock '" + hold.id.key() + "' after a failed re-entry", ex);
+			}
+		});
+	}
+
+	/** Releases the last hold of a hold, removed from the client's holds already, and tells how it went. */
+	private CompletableFuture<Void> releaseLast(Hold hold) {
+		String key = hold.id.key();
 		if (this.closed.get() && hold.lostReason != null) {
 			// released at shutdown already, and the connection factory may be stopped: no round trip
 			this.shutdownGrace.releaseEnded();
 			leaveQueueOf(hold, false, null);
 			this.events.released(hold, true);
-			throw new LockLostException(key, hold.lostReason);
+			return CompletableFuture.failedFuture(new LockLostException(key, hold.lostReason));
 		}
-		long result;
-		try {
-			result = releaseInRedis(hold);
-		}
-		catch (DistributedLockException ex) {
+		return releaseInRedis(hold).handle((result, ex) -> {
+			if (ex != null) {
+				this.events.released(hold, false);
+				throw ScriptExecutor.unwrap(ex);
+			}
+			if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
+				String reason = (hold.lostReason != null) ? hold.lostReason
+						: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
+				hold.markLost(reason);
+				this.events.released(hold, true);
+				throw new LockLostException(key, reason);
+			}
 			this.events.released(hold, false);
-			throw ex;
-		}
-		// the shutdown waits for this round trip too, not only for the hold to be gone (see removeHold)
-		if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
-			String reason = (hold.lostReason != null) ? hold.lostReason
-					: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
-			hold.markLost(reason);
-			this.events.released(hold, true);
-			throw new LockLostException(key, reason);
-		}
-		this.events.released(hold, false);
+			return null;
+		});
 	}
 
 	/**
 	 * Releases a hold's lock in Redis after its last hold was released, and leaves the local queue.
-	 * @return the release script's result
+	 * @return the release script's result; failed with a {@link DistributedLockException} if Redis could not be
+	 * reached
 	 */
-	private long releaseInRedis(Hold hold) {
+	private CompletableFuture<Long> releaseInRedis(Hold hold) {
 		String key = hold.id.key();
 		long keepMillis = (hold.holdUntil == Long.MIN_VALUE) ? 0
 				: TimeUnit.NANOSECONDS.toMillis(hold.holdUntil - System.nanoTime() + 999_999);
@@ -115,54 +149,61 @@ final class HoldReleaser {
 		LocalQueue queue = hold.queue;
 		Waiter next = (keepMillis <= 0 && queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
 				&& hold.lostReason == null) ? queue.reserveNext() : null;
-		boolean handedOver = false;
+		long sentAt = System.nanoTime();
+		CompletableFuture<ScriptExecutor.Pair> released;
 		try {
-			if (keepMillis > 0) {
-				return this.commands.keep(hold, keepMillis);
+			released = (keepMillis > 0) ? this.commands.keep(hold, keepMillis).thenApply((kept) -> new ScriptExecutor.Pair(kept, 0))
+					: this.commands.release(hold, next);
+		}
+		catch (RuntimeException ex) {
+			released = CompletableFuture.failedFuture(ex);
+		}
+		return released.handle((reply, ex) -> {
+			boolean handedOver = ex == null && next != null && reply.result() == LockScripts.HANDED_OVER;
+			try {
+				if (handedOver) {
+					queue.handedOver(next, sentAt, reply.token());
+				}
 			}
-			long sentAt = System.nanoTime();
-			ScriptExecutor.Pair released = this.commands.release(hold, next);
-			if (next != null && released.result() == LockScripts.HANDED_OVER) {
-				handedOver = true;
-				queue.handedOver(next, sentAt, released.token());
+			finally {
+				leaveQueueOf(hold, handedOver, next);
+				this.shutdownGrace.releaseEnded();
 			}
-			return released.result();
-		}
-		catch (DistributedLockException ex) {
-			throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
-					+ hold.leaseMillis + " ms: " + ex.getMessage(), ex.getCause());
-		}
-		finally {
-			leaveQueueOf(hold, handedOver, next);
-			this.shutdownGrace.releaseEnded();
-		}
+			if (ex != null) {
+				RuntimeException failure = ScriptExecutor.unwrap(ex);
+				throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
+						+ hold.leaseMillis + " ms: " + failure.getMessage(), failure.getCause());
+			}
+			return reply.result();
+		});
 	}
 
 	/**
 	 * Undoes an acquisition that too few replicas acknowledged (replica sync): releases it as any release does,
 	 * so a waiter is granted or woken, and the lock is not left to its lease.
+	 * @return completes when done, however; never fails
 	 */
-	void undo(Hold hold) {
-		try {
-			release(hold, false);
-		}
-		catch (LockLostException ex) {
-			// gone already: nothing to undo
-		}
-		catch (DistributedLockException ex) {
-			logger.warn("Could not undo the acquisition of lock '" + hold.id.key() + "' that too few replicas "
-					+ "acknowledged; it ends with its lease of " + hold.leaseMillis + " ms", ex);
-		}
+	CompletableFuture<Void> undo(Hold hold) {
+		return release(hold, false).handle((done, ex) -> {
+			RuntimeException failure = (ex != null) ? ScriptExecutor.unwrap(ex) : null;
+			if (failure != null && !(failure instanceof LockLostException)) {
+				// lost: gone already, nothing to undo
+				logger.warn("Could not undo the acquisition of lock '" + hold.id.key() + "' that too few replicas "
+						+ "acknowledged; it ends with its lease of " + hold.leaseMillis + " ms", failure);
+			}
+			return null;
+		});
 	}
 
 	/**
 	 * Releases a hold whose owner thread ended without releasing it (the watchdog found it orphaned): nobody
 	 * can release it any more, and renewing it would keep the lock taken for the life of the JVM.
+	 * @return completes when done; fails if Redis could not be reached
 	 */
-	void releaseOrphan(Hold hold) {
+	CompletableFuture<Void> releaseOrphan(Hold hold) {
 		synchronized (hold) {
 			if (!hold.isOrphaned()) {
-				return;
+				return DONE;
 			}
 			hold.released = true;
 			hold.count = 0;
@@ -170,22 +211,24 @@ final class HoldReleaser {
 		}
 		logger.warn("Releasing lock " + ShutdownGrace.describe(hold) + ": that thread ended without releasing it "
 				+ "(a Lock must be unlocked by the thread that locked it, before it ends)");
-		try {
-			releaseInRedis(hold);
-		}
-		finally {
-			hold.markLost("its owner thread '" + hold.thread.getName() + "' ended without releasing it");
+		return releaseInRedis(hold).handle((result, ex) -> {
+			hold.markLost("its owner " + hold.holder() + " ended without releasing it");
 			this.events.released(hold, true);
-		}
+			if (ex != null) {
+				throw ScriptExecutor.unwrap(ex);
+			}
+			return null;
+		});
 	}
 
 	/**
 	 * Removes a released hold. The shutdown counts its Redis release as in flight from here until
-	 * {@link #releaseInRedis} returns, so that the connection factory is not stopped under that round trip.
+	 * {@link #releaseInRedis} ends, so that the connection factory is not stopped under that round trip.
 	 */
 	private void removeHold(Hold hold) {
 		this.shutdownGrace.releaseStarted();
 		this.holds.remove(hold.id, hold);
+		this.watchdog.unschedule(hold);
 	}
 
 	/**
@@ -203,28 +246,40 @@ final class HoldReleaser {
 	}
 
 	/**
-	 * Releases every hold left at shutdown, each with a warning naming the lock and its holder thread; their
+	 * Releases every hold left at shutdown, each with a warning naming the lock and its holder; their
 	 * holders' releases then throw {@link LockLostException} without a round trip (the connection factory may
-	 * be stopped by then). Called once the client is closed.
+	 * be stopped by then). Called once the client is closed; waits for the releases, each bounded by the
+	 * command timeout.
 	 */
 	void releaseAll() {
+		List<CompletableFuture<?>> releases = new ArrayList<>();
 		for (Hold hold : this.holds.values()) {
 			synchronized (hold) {
 				if (hold.released || hold.lostReason != null) {
 					continue;
 				}
-				hold.markLost("its client was closed (application shutdown) and released it while thread '"
-						+ hold.thread.getName() + "' still held it");
+				hold.markLost("its client was closed (application shutdown) and released it while " + hold.holder()
+						+ " still held it");
 			}
 			logger.warn("Shutdown: releasing lock " + ShutdownGrace.describe(hold)
 					+ " although its holder has not released it; its release will throw LockLostException");
 			this.events.lost(hold);
+			CompletableFuture<ScriptExecutor.Pair> release;
 			try {
-				this.commands.release(hold, null);
+				release = this.commands.release(hold, null);
 			}
 			catch (RuntimeException ex) {
-				logger.warn("Could not release lock '" + hold.id.key() + "' at shutdown; it ends with its lease", ex);
+				release = CompletableFuture.failedFuture(ex);
 			}
+			releases.add(release.whenComplete((done, ex) -> {
+				if (ex != null) {
+					logger.warn("Could not release lock '" + hold.id.key() + "' at shutdown; it ends with its lease",
+							ScriptExecutor.unwrap(ex));
+				}
+			}));
+		}
+		for (CompletableFuture<?> release : releases) {
+			release.handle((done, ex) -> null).join();
 		}
 	}
 

@@ -1,49 +1,64 @@
 package io.github.distributedlock.redis;
 
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
+import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
  * The watchdog of one client: extends the lease of every held auto-renew lock a third of its lease after its
- * last extension. One sweep at a time runs on a scheduler thread of its own, and only when some hold is due,
- * so locks held for less than a third of their lease cost no scheduling. The renewals themselves run on a
- * small pool, the holds due together in one pipeline, one renewal at a time per hold: a renewal that is slow
- * (a Redis node that answers late) delays neither the sweeps nor the renewal of holds due later. If an extension finds the lock gone, or cannot reach Redis for longer than the lease, the hold
- * is marked lost. A hold whose owner thread ended without releasing it ({@link Hold#isOrphaned()}) is not
- * renewed but handed to the orphan handler. Thread-safe.
+ * last extension. Holds wait in a schedule ordered by when they are due, so a sweep looks only at the holds due
+ * (its work grows with them, not with all the locks held), and locks held for less than a third of their lease
+ * cost an insertion and a removal, no round trip. The holds due together are renewed in one pipeline, sent
+ * without blocking a thread on Lettuce; at most {@link #MAX_BATCHES_IN_FLIGHT} batches wait on Redis at once,
+ * one renewal at a time per hold: a renewal that is slow (a Redis node that answers late) delays neither the
+ * sweeps nor the renewal of holds due later, and the holds that come due meanwhile gather in the next batch.
+ * If an extension finds the lock gone, or cannot reach Redis for longer than the lease, the hold is marked
+ * lost. A hold whose owner thread ended without releasing it ({@link Hold#isOrphaned()}) is not renewed but
+ * handed to the orphan handler. Thread-safe.
  */
 final class LeaseWatchdog implements AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(LeaseWatchdog.class);
 
 	/** Renewal batches that may wait on Redis at once. */
-	private static final int RENEWAL_THREADS = 4;
+	private static final int MAX_BATCHES_IN_FLIGHT = 4;
 
-	private final Collection<Hold> holds;
+	private static final Comparator<Hold> BY_DUE_TIME = (a, b) -> {
+		int due = Long.compare(a.scheduledAt - b.scheduledAt, 0);
+		return (due != 0) ? due : Long.compare(a.seq, b.seq);
+	};
+
+	/** The held auto-renew holds that are not being renewed, the first due first. */
+	private final ConcurrentSkipListSet<Hold> schedule = new ConcurrentSkipListSet<>(BY_DUE_TIME);
 
 	private final LockCommands commands;
 
-	private final Consumer<Hold> orphans;
-
-	/** Tells the observer and the log of losses and failed renewals. */
 	private final HoldEvents events;
 
-	private final ScheduledThreadPoolExecutor sweeper;
+	private final ScheduledExecutorService timer;
 
+	/**
+	 * Sends the renewal batches (and releases orphans): a blocking client waits on its threads, an asynchronous
+	 * one only hands the batch to Lettuce there.
+	 */
 	private final ThreadPoolExecutor renewals;
+
+	/** Releases an orphaned hold; set once, before the first hold is scheduled. */
+	private volatile Function<Hold, CompletableFuture<Void>> orphans = (hold) -> CompletableFuture.completedFuture(null);
 
 	/** {@link System#nanoTime()} of the next scheduled sweep, {@code Long.MAX_VALUE} if none. */
 	private final AtomicLong nextSweep = new AtomicLong(Long.MAX_VALUE);
@@ -51,32 +66,29 @@ final class LeaseWatchdog implements AutoCloseable {
 	/** Renewal batches started and not finished. */
 	private final AtomicInteger inFlight = new AtomicInteger();
 
-	/**
-	 * Set by a sweep that left due holds for later because {@link #RENEWAL_THREADS} batches were in flight; the
-	 * next batch to finish sweeps again at once. So the holds that come due while Redis is slow gather in the
-	 * next batch (one round trip) instead of queueing one small batch each.
-	 */
-	private volatile boolean backlog;
-
 	private volatile boolean closed;
 
 	/**
 	 * @param threadName prefix of its threads' names
-	 * @param holds the client's holds, a live view
 	 * @param commands renews holds in Redis
-	 * @param orphans releases a hold whose owner thread ended; runs on a renewal thread
+	 * @param events tells the observer and the log of losses and failed renewals
+	 * @param timer runs the sweeps
 	 */
-	LeaseWatchdog(String threadName, Collection<Hold> holds, LockCommands commands, Consumer<Hold> orphans,
-			HoldEvents events) {
-		this.holds = holds;
-		this.events = events;
+	LeaseWatchdog(String threadName, LockCommands commands, HoldEvents events, ScheduledExecutorService timer) {
 		this.commands = commands;
-		this.orphans = orphans;
-		this.sweeper = new ScheduledThreadPoolExecutor(1, daemonThreads(threadName + "-watchdog"));
-		this.sweeper.setRemoveOnCancelPolicy(true);
-		this.renewals = new ThreadPoolExecutor(RENEWAL_THREADS, RENEWAL_THREADS, 10, TimeUnit.SECONDS,
+		this.events = events;
+		this.timer = timer;
+		this.renewals = new ThreadPoolExecutor(MAX_BATCHES_IN_FLIGHT, MAX_BATCHES_IN_FLIGHT, 10, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), daemonThreads(threadName + "-renewal"));
 		this.renewals.allowCoreThreadTimeOut(true);
+	}
+
+	/**
+	 * Sets what releases a hold whose owner thread ended; runs on a renewal thread.
+	 * @param orphans the orphan handler
+	 */
+	void setOrphanHandler(Function<Hold, CompletableFuture<Void>> orphans) {
+		this.orphans = orphans;
 	}
 
 	static ThreadFactory daemonThreads(String name) {
@@ -88,10 +100,30 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
+	 * Schedules a new (or renewed) auto-renew hold for its next renewal, at {@link Hold#nextRenewal}.
+	 * @param hold the hold, not in the schedule now
+	 */
+	void schedule(Hold hold) {
+		hold.scheduledAt = hold.nextRenewal;
+		this.schedule.add(hold);
+		sweepBy(hold.scheduledAt);
+	}
+
+	/**
+	 * Takes a released hold out of the schedule (a hold being renewed is not in it, and is not scheduled again).
+	 * @param hold the hold
+	 */
+	void unschedule(Hold hold) {
+		if (hold.autoRenew) {
+			this.schedule.remove(hold);
+		}
+	}
+
+	/**
 	 * Makes sure a sweep runs by {@code due} ({@link System#nanoTime()}): schedules one only if none is
 	 * scheduled early enough, so a steady stream of acquisitions schedules nothing.
 	 */
-	void sweepBy(long due) {
+	private void sweepBy(long due) {
 		while (true) {
 			long scheduled = this.nextSweep.get();
 			if (scheduled - due <= 0) {
@@ -99,7 +131,7 @@ final class LeaseWatchdog implements AutoCloseable {
 			}
 			if (this.nextSweep.compareAndSet(scheduled, due)) {
 				try {
-					this.sweeper.schedule(() -> sweep(due), Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
+					this.timer.schedule(() -> sweep(due), Math.max(0, due - System.nanoTime()), TimeUnit.NANOSECONDS);
 				}
 				catch (RejectedExecutionException ex) {
 					// closed: nothing is renewed any more
@@ -110,113 +142,115 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Starts the renewal of the holds that are due, all in one task (one pipeline), and schedules itself for the
-	 * next hold due. Holds being renewed schedule their next sweep when their renewal ends, so a renewal that
-	 * is slow holds up neither the sweeps nor the renewals of other holds. A sweep that an earlier one
-	 * superseded (scheduled for {@code scheduledFor}, no longer the next) does nothing: no duplicate sweeps.
+	 * Takes the holds that are due out of the schedule and renews them, all in one batch (one pipeline), and
+	 * schedules itself for the next hold due. A sweep that an earlier one superseded (scheduled for
+	 * {@code scheduledFor}, no longer the next) does nothing: no duplicate sweeps. While
+	 * {@link #MAX_BATCHES_IN_FLIGHT} batches are in flight it takes nothing: the batch that ends next sweeps.
 	 */
 	private void sweep(long scheduledFor) {
-		if (!this.nextSweep.compareAndSet(scheduledFor, Long.MAX_VALUE)) {
+		if (!this.nextSweep.compareAndSet(scheduledFor, Long.MAX_VALUE) || this.closed) {
 			return;
 		}
-		long next = Long.MAX_VALUE;
+		if (this.inFlight.get() >= MAX_BATCHES_IN_FLIGHT) {
+			return;
+		}
 		List<Hold> due = new ArrayList<>();
-		boolean saturated = this.inFlight.get() >= RENEWAL_THREADS;
-		try {
-			for (Hold hold : this.holds) {
-				if (!hold.autoRenew || hold.released || hold.lostReason != null || hold.renewing) {
-					continue;
-				}
-				boolean isDue = System.nanoTime() - hold.nextRenewal >= 0;
-				if (isDue && saturated) {
-					this.backlog = true;
-				}
-				else if (isDue && hold.startRenewal()) {
-					due.add(hold);
-				}
-				else if (hold.nextRenewal - next < 0) {
-					next = hold.nextRenewal;
-				}
+		long now = System.nanoTime();
+		Hold first;
+		while ((first = this.schedule.pollFirst()) != null) {
+			if (first.scheduledAt - now > 0) {
+				this.schedule.add(first);
+				break;
 			}
-			if (saturated && this.backlog && this.inFlight.get() < RENEWAL_THREADS) {
-				// a batch finished meanwhile, maybe before it could see the backlog
-				next = System.nanoTime();
+			if (first.startRenewal()) {
+				due.add(first);
 			}
-			if (!due.isEmpty()) {
-				this.inFlight.incrementAndGet();
+		}
+		if (!due.isEmpty()) {
+			this.inFlight.incrementAndGet();
+			try {
 				this.renewals.execute(() -> renewOrRelease(due));
 			}
-		}
-		catch (RejectedExecutionException ex) {
-			// closed
-		}
-		finally {
-			if (next != Long.MAX_VALUE && !this.closed) {
-				sweepBy(next);
+			catch (RejectedExecutionException ex) {
+				// closed
+				return;
 			}
+		}
+		if (first != null) {
+			sweepBy(first.scheduledAt);
 		}
 	}
 
 	/** Releases the orphans among the due holds, and renews the others (several in one pipeline). */
 	private void renewOrRelease(List<Hold> due) {
-		try {
-			List<Hold> renewed = new ArrayList<>(due.size());
-			for (Hold hold : due) {
-				if (hold.isOrphaned()) {
-					releaseOrphan(hold);
-				}
-				else {
-					renewed.add(hold);
-				}
+		List<Hold> renewed = new ArrayList<>(due.size());
+		List<CompletableFuture<?>> work = new ArrayList<>(2);
+		for (Hold hold : due) {
+			if (hold.isOrphaned()) {
+				work.add(releaseOrphan(hold));
 			}
-			renew(renewed);
+			else {
+				renewed.add(hold);
+			}
 		}
-		finally {
-			this.inFlight.decrementAndGet();
-			long next = Long.MAX_VALUE;
-			if (this.backlog) {
-				this.backlog = false;
-				next = System.nanoTime();
-			}
-			for (Hold hold : due) {
+		if (!renewed.isEmpty()) {
+			work.add(renew(renewed));
+		}
+		CompletableFuture.allOf(work.toArray(CompletableFuture[]::new)).whenComplete((done, ex) -> renewalsEnded(due));
+	}
+
+	private void renewalsEnded(List<Hold> due) {
+		this.inFlight.decrementAndGet();
+		for (Hold hold : due) {
+			boolean again;
+			synchronized (hold) {
 				hold.renewing = false;
-				if (!hold.released && hold.lostReason == null && hold.nextRenewal - next < 0) {
-					next = hold.nextRenewal;
-				}
+				again = !hold.released && hold.lostReason == null;
 			}
-			if (next != Long.MAX_VALUE && !this.closed) {
-				sweepBy(next);
+			if (again && !this.closed) {
+				schedule(hold);
 			}
+		}
+		// a sweep may have left due holds behind while this batch was in flight
+		if (!this.closed) {
+			sweepBy(System.nanoTime());
 		}
 	}
 
-	private void releaseOrphan(Hold hold) {
+	private CompletableFuture<Void> releaseOrphan(Hold hold) {
+		CompletableFuture<Void> released;
 		try {
-			this.orphans.accept(hold);
+			released = this.orphans.apply(hold);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Could not release lock '" + hold.id.key() + "' of an ended thread; it ends with its lease", ex);
+			released = CompletableFuture.failedFuture(ex);
 		}
+		return released.exceptionally((ex) -> {
+			logger.warn("Could not release lock '" + hold.id.key() + "' of an ended thread; it ends with its lease",
+					ScriptExecutor.unwrap(ex));
+			return null;
+		});
 	}
 
 	/**
 	 * Renews holds: one alone with a plain round trip, several in one pipeline (one round trip each took 10 s
 	 * for 1,000 locks at 10 ms a round trip, far past 1 s leases).
 	 */
-	private void renew(List<Hold> due) {
+	private CompletableFuture<Void> renew(List<Hold> due) {
+		long sentAt = System.nanoTime();
 		if (due.size() == 1) {
 			Hold hold = due.get(0);
-			long sentAt = System.nanoTime();
-			try {
-				renewed(hold, this.commands.renew(hold), sentAt);
-			}
-			catch (RuntimeException ex) {
-				renewalFailed(hold, ex);
-			}
+			return this.commands.renew(hold).handle((result, ex) -> {
+				if (ex != null) {
+					renewalFailed(hold, ScriptExecutor.unwrap(ex));
+				}
+				else {
+					renewed(hold, result, sentAt);
+				}
+				return null;
+			});
 		}
-		else if (!due.isEmpty()) {
-			long sentAt = System.nanoTime();
-			List<ScriptExecutor.Outcome> outcomes = this.commands.renewAll(due);
+		return this.commands.renewAll(due).thenAccept((outcomes) -> {
 			for (int i = 0; i < due.size(); i++) {
 				ScriptExecutor.Outcome outcome = outcomes.get(i);
 				if (outcome.failure() != null) {
@@ -226,7 +260,7 @@ final class LeaseWatchdog implements AutoCloseable {
 					renewed(due.get(i), outcome.result(), sentAt);
 				}
 			}
-		}
+		});
 	}
 
 	/** Records what a renewal sent at {@code sentAt} returned: 1 renewed, else the lock is gone. */
@@ -277,7 +311,6 @@ final class LeaseWatchdog implements AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
-		this.sweeper.shutdownNow();
 		this.renewals.shutdownNow();
 	}
 

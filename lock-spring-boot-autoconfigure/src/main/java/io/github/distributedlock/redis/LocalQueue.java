@@ -1,142 +1,189 @@
 package io.github.distributedlock.redis;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The threads of one client that hold or wait for one exclusive lock: a fair (first come, first served)
- * local queue whose head is the only thread that talks to Redis for it. The head either holds the lock in
- * Redis or is acquiring it there; the others wait here, parked, without a round trip.
+ * The owners of one client that hold or wait for one exclusive lock: a fair (first come, first served) local
+ * queue whose head is the only owner that talks to Redis for it. The head either holds the lock in Redis or is
+ * acquiring it there; the others wait here, without a round trip and without a thread: each waiter's turn is a
+ * future.
  * <p>
  * When the head releases, the lock goes to the next waiter in one of two ways:
  * <ul>
  * <li><b>hand-over</b>: the head {@linkplain #reserveNext() reserves} the next waiter, which can then no
  * longer give up, moves the ownership to it in Redis in the same round trip as its release, and
- * {@linkplain #handedOver(Waiter, long) tells it}: the waiter owns the lock when it wakes up;</li>
+ * {@linkplain #handedOver(Waiter, long, long) tells it}: the waiter owns the lock when its turn comes;</li>
  * <li><b>head passed</b> ({@link #leave(Waiter)}): the next waiter becomes the head and acquires in Redis
  * itself, as when another instance waits for the lock too, or the hand-over failed.</li>
  * </ul>
  * A head whose hard lease ran out (it overran it) no longer blocks the queue: waiters then leave it and go to
  * Redis on their own ({@link Turn#BYPASS}).
  * <p>
- * Thread-safe: queue changes happen while holding this object's monitor (never across a wait); a waiter's state is published through a volatile
- * field and {@link LockSupport#unpark(Thread)}. {@link #members} is the owning map's reference count and
- * changes only inside that map's compute functions.
+ * Thread-safe: queue changes happen while holding this object's monitor; turns are completed outside it.
+ * {@link #members} is the owning map's reference count and changes only inside that map's compute functions.
  */
 final class LocalQueue {
 
-	/** Threads that hold, wait for or try this lock now; the map entry goes when it drops to 0. */
+	/** Owners that hold, wait for or try this lock now; the map entry goes when it drops to 0. */
 	int members;
 
 	/** When the head's hard lease ends ({@link System#nanoTime()}), or {@code Long.MAX_VALUE} for none. */
-	volatile long holderDeadline = Long.MAX_VALUE;
+	private volatile long holderDeadline = Long.MAX_VALUE;
 
-	/** Waiting threads, first come first; made when the first thread has to wait. Guarded by {@code this}. */
+	/** Waiting owners, first come first; made when the first owner has to wait. Guarded by {@code this}. */
 	private @Nullable ArrayDeque<Waiter> waiters;
 
-	/** Whether some thread is the head; while it is not, the queue is empty. Guarded by {@code this}. */
+	/** Whether some owner is the head; while none is, the queue is empty. Guarded by {@code this}. */
 	private boolean taken;
 
 	/**
-	 * Waits for the calling thread's turn: to become the head, or to be handed the lock.
-	 * @param owner the calling thread's owner id, what a hand-over records in Redis
-	 * @param leaseMillis the lease (milliseconds) a hand-over gives the calling thread
-	 * @param tryOnce whether to return {@link Turn#TIMED_OUT} at once instead of waiting
-	 * @param deadline the {@link System#nanoTime()} to give up at
-	 * @param interruptible whether an interrupt while waiting throws
-	 * @return the turn; {@link Turn#HEAD} and a hand-over make the caller the head, to leave with
-	 * {@link #leave(Waiter)} or {@link #reserveNext()}
-	 * @throws InterruptedException if interruptible and interrupted before its turn came (its interrupt status
-	 * is then cleared); an interrupt after its turn came is kept as the thread's interrupt status when
-	 * interruptible, and reported in {@code interrupted[0]} when not
+	 * Sends the waiters to Redis when the head's hard lease ends; scheduled only while some owner waits.
+	 * Guarded by {@code this}.
 	 */
-	Turn take(String owner, long leaseMillis, boolean tryOnce, long deadline, boolean interruptible,
-			boolean[] interrupted) throws InterruptedException {
+	private @Nullable ScheduledFuture<?> bypassTimer;
+
+	private final ScheduledExecutorService timer;
+
+	/**
+	 * @param timer ends waits at their deadline, and when the head's hard lease runs out
+	 */
+	LocalQueue(ScheduledExecutorService timer) {
+		this.timer = timer;
+	}
+
+	/**
+	 * Queues an owner for its turn: to become the head, or to be handed the lock.
+	 * @param owner the owner id, what a hand-over records in Redis
+	 * @param leaseMillis the lease (milliseconds) a hand-over gives it
+	 * @param tryOnce whether to give up at once ({@link Turn#TIMED_OUT}) instead of waiting
+	 * @param deadline the {@link System#nanoTime()} to give up at
+	 * @return the waiter, whose {@linkplain Waiter#turn() turn} completes with {@link Turn#HEAD}, a hand-over
+	 * (both make the owner the head, to leave with {@link #leave(Waiter)} or {@link #reserveNext()}),
+	 * {@link Turn#BYPASS}, {@link Turn#TIMED_OUT}, or {@link Turn#CANCELLED} after {@link #cancel(Waiter)}
+	 */
+	Waiter take(String owner, long leaseMillis, boolean tryOnce, long deadline) {
 		Waiter waiter;
 		synchronized (this) {
 			if (!this.taken) {
 				this.taken = true;
-				return Turn.HEAD;
+				return Waiter.HEAD_NOW;
 			}
 			if (tryOnce) {
-				return Turn.TIMED_OUT;
+				return Waiter.TIMED_OUT_NOW;
 			}
-			waiter = new Waiter(Thread.currentThread(), owner, leaseMillis);
+			if (this.holderDeadline != Long.MAX_VALUE && System.nanoTime() - this.holderDeadline >= 0) {
+				return Waiter.BYPASS_NOW;
+			}
+			waiter = new Waiter(owner, leaseMillis);
 			if (this.waiters == null) {
 				this.waiters = new ArrayDeque<>();
 			}
 			this.waiters.addLast(waiter);
+			scheduleBypass();
 		}
-		boolean pendingInterrupt = false;
+		if (deadline != Long.MAX_VALUE) {
+			waiter.timeout = schedule(() -> end(waiter, Turn.TIMED_OUT), deadline);
+		}
+		return waiter;
+	}
+
+	/**
+	 * Records when the head's hard lease ends: its waiters then go to Redis on their own.
+	 * @param deadline the {@link System#nanoTime()} the lease ends
+	 */
+	synchronized void holderDeadline(long deadline) {
+		this.holderDeadline = deadline;
+		if (this.waiters != null && !this.waiters.isEmpty()) {
+			scheduleBypass();
+		}
+	}
+
+	/** Schedules the bypass of the waiters at the head's hard lease end, if it has one. Holds the monitor. */
+	private void scheduleBypass() {
+		long deadline = this.holderDeadline;
+		if (deadline != Long.MAX_VALUE && this.bypassTimer == null) {
+			this.bypassTimer = schedule(() -> bypass(deadline), deadline + TimeUnit.MILLISECONDS.toNanos(1));
+		}
+	}
+
+	/** Forgets the head's hard lease end: a new head, or none. Holds the monitor. */
+	private void clearHolderDeadline() {
+		this.holderDeadline = Long.MAX_VALUE;
+		if (this.bypassTimer != null) {
+			this.bypassTimer.cancel(false);
+			this.bypassTimer = null;
+		}
+	}
+
+	private void bypass(long deadline) {
+		List<Waiter> bypassing = new ArrayList<>();
+		synchronized (this) {
+			if (this.holderDeadline != deadline || this.waiters == null) {
+				return;
+			}
+			this.bypassTimer = null;
+			for (Waiter waiter : this.waiters) {
+				waiter.state = Waiter.CANCELLED;
+				bypassing.add(waiter);
+			}
+			this.waiters.clear();
+		}
+		bypassing.forEach((waiter) -> waiter.complete(Turn.BYPASS));
+	}
+
+	private @Nullable ScheduledFuture<?> schedule(Runnable task, long at) {
 		try {
-			while (true) {
-				int state = waiter.state;
-				if (state == Waiter.HEAD) {
-					return Turn.HEAD;
-				}
-				if (state == Waiter.HANDED_OVER) {
-					return new Turn(waiter.handedOverAt, waiter.handedOverToken);
-				}
-				if (state == Waiter.RESERVED) {
-					// the head is handing the lock over right now: its outcome comes within a round trip
-					LockSupport.park(this);
-					continue;
-				}
-				if (Thread.interrupted()) {
-					if (interruptible && cancel(waiter)) {
-						throw new InterruptedException();
-					}
-					pendingInterrupt = true;
-					if (!interruptible) {
-						interrupted[0] = true;
-					}
-				}
-				long now = System.nanoTime();
-				long holderDeadline = this.holderDeadline;
-				boolean bypass = holderDeadline != Long.MAX_VALUE && now - holderDeadline >= 0;
-				if ((bypass || deadline - now <= 0) && cancel(waiter)) {
-					return bypass ? Turn.BYPASS : Turn.TIMED_OUT;
-				}
-				long wait = (holderDeadline == Long.MAX_VALUE) ? deadline - now
-						: Math.min(deadline - now, holderDeadline - now + TimeUnit.MILLISECONDS.toNanos(1));
-				LockSupport.parkNanos(this, Math.max(wait, 0));
-			}
+			return this.timer.schedule(task, Math.max(0, at - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
-		finally {
-			if (pendingInterrupt && interruptible) {
-				// its turn came at the same time: the caller goes on, and sees the interrupt in its next wait
-				Thread.currentThread().interrupt();
-			}
+		catch (RejectedExecutionException ex) {
+			// the client is closing
+			task.run();
+			return null;
 		}
 	}
 
 	/**
-	 * Returns how many threads wait in this queue (not counting the head); for tests and diagnostics.
-	 * @return the number of waiting threads
+	 * Ends a wait if it still waits: what its deadline or its owner giving up does.
+	 * @param waiter the waiter
+	 * @return {@code true} if it was waiting (its turn is now {@link Turn#CANCELLED}); {@code false} if its turn
+	 * came already or is coming (it is the head, or being handed the lock)
+	 */
+	boolean cancel(Waiter waiter) {
+		return end(waiter, Turn.CANCELLED);
+	}
+
+	private boolean end(Waiter waiter, Turn turn) {
+		synchronized (this) {
+			if (waiter.state != Waiter.WAITING || this.waiters == null) {
+				return false;
+			}
+			this.waiters.remove(waiter);
+			waiter.state = Waiter.CANCELLED;
+		}
+		waiter.complete(turn);
+		return true;
+	}
+
+	/**
+	 * Returns how many owners wait in this queue (not counting the head); for tests and diagnostics.
+	 * @return the number of waiting owners
 	 */
 	synchronized int waiting() {
 		return (this.waiters != null) ? this.waiters.size() : 0;
 	}
 
 	/**
-	 * Takes the waiter out of the queue if it is still waiting.
-	 * @return {@code false} if its turn came already (it is the head, or being handed the lock)
-	 */
-	private synchronized boolean cancel(Waiter waiter) {
-		if (waiter.state != Waiter.WAITING || this.waiters == null) {
-			return false;
-		}
-		this.waiters.remove(waiter);
-		waiter.state = Waiter.CANCELLED;
-		return true;
-	}
-
-	/**
 	 * Called by the head about to release: takes the next waiter out of the queue for a hand-over. From now on
-	 * it cannot give up; the head must end with {@link #handedOver(Waiter, long)} or {@link #leave(Waiter)}.
+	 * it cannot give up; the head must end with {@link #handedOver(Waiter, long, long)} or {@link #leave(Waiter)}.
 	 * @return the next waiter, or {@code null} if none waits
 	 */
 	synchronized @Nullable Waiter reserveNext() {
@@ -155,11 +202,11 @@ final class LocalQueue {
 	 * @param token the fencing token the hand-over gave it
 	 */
 	void handedOver(Waiter next, long at, long token) {
-		this.holderDeadline = Long.MAX_VALUE;
-		next.handedOverAt = at;
-		next.handedOverToken = token;
+		synchronized (this) {
+			clearHolderDeadline();
+		}
 		next.state = Waiter.HANDED_OVER;
-		LockSupport.unpark(next.thread);
+		next.complete(new Turn(at, token));
 	}
 
 	/**
@@ -168,9 +215,9 @@ final class LocalQueue {
 	 * @param reserved the waiter from {@link #reserveNext()} whose hand-over did not happen, or {@code null}
 	 */
 	void leave(@Nullable Waiter reserved) {
-		this.holderDeadline = Long.MAX_VALUE;
 		Waiter next;
 		synchronized (this) {
+			clearHolderDeadline();
 			next = (reserved != null) ? reserved : (this.waiters != null) ? this.waiters.pollFirst() : null;
 			if (next == null) {
 				this.taken = false;
@@ -178,38 +225,41 @@ final class LocalQueue {
 			}
 			next.state = Waiter.HEAD;
 		}
-		LockSupport.unpark(next.thread);
+		next.complete(Turn.HEAD);
 	}
 
 	/**
-	 * A thread's turn from {@link #take}: {@link #HEAD}, {@link #BYPASS}, {@link #TIMED_OUT} or a hand-over.
+	 * An owner's turn: {@link #HEAD}, {@link #BYPASS}, {@link #TIMED_OUT}, {@link #CANCELLED} or a hand-over.
 	 * @param handedOverAt for a hand-over, the {@link System#nanoTime()} its lease counts from; otherwise 0
 	 * @param token for a hand-over, the fencing token it gave; otherwise 0
 	 */
 	record Turn(long handedOverAt, long token) {
 
-		/** The caller is the head: it acquires in Redis. */
+		/** The owner is the head: it acquires in Redis. */
 		static final Turn HEAD = new Turn(0, 0);
 
-		/** The head overran its hard lease: the caller acquires in Redis without being the head. */
+		/** The head overran its hard lease: the owner acquires in Redis without being the head. */
 		static final Turn BYPASS = new Turn(0, 0);
 
 		/** The deadline passed, or the lock was busy for a try without waiting. */
 		static final Turn TIMED_OUT = new Turn(0, 0);
 
+		/** The owner gave up ({@link LocalQueue#cancel(Waiter)}). */
+		static final Turn CANCELLED = new Turn(0, 0);
+
 		/**
-		 * Tells whether the lock was handed to the caller: it owns it in Redis already.
+		 * Tells whether the lock was handed to the owner: it owns it in Redis already.
 		 * @return {@code true} for a hand-over
 		 */
 		boolean handedOver() {
-			return this != HEAD && this != BYPASS && this != TIMED_OUT;
+			return this != HEAD && this != BYPASS && this != TIMED_OUT && this != CANCELLED;
 		}
 
 	}
 
 	/**
-	 * One waiting thread. Its state goes from {@code WAITING} to {@code CANCELLED} (it gave up), to
-	 * {@code HEAD}, or to {@code RESERVED} and then {@code HANDED_OVER} or {@code HEAD}.
+	 * One waiting owner. Its state goes from {@code WAITING} to {@code CANCELLED} (it gave up, timed out or
+	 * bypassed), to {@code HEAD}, or to {@code RESERVED} and then {@code HANDED_OVER} or {@code HEAD}.
 	 */
 	static final class Waiter {
 
@@ -223,7 +273,14 @@ final class LocalQueue {
 
 		static final int CANCELLED = 4;
 
-		final Thread thread;
+		/** The turn of an owner that found the queue empty. */
+		static final Waiter HEAD_NOW = new Waiter(Turn.HEAD, HEAD);
+
+		/** The turn of a try without waiting that found the queue taken. */
+		static final Waiter TIMED_OUT_NOW = new Waiter(Turn.TIMED_OUT, CANCELLED);
+
+		/** The turn of an owner that came after the head's hard lease ran out. */
+		static final Waiter BYPASS_NOW = new Waiter(Turn.BYPASS, CANCELLED);
 
 		/** Owner id a hand-over records in Redis. */
 		final String owner;
@@ -231,18 +288,41 @@ final class LocalQueue {
 		/** Lease in milliseconds that a hand-over gives this waiter. */
 		final long leaseMillis;
 
-		/** Written before {@link #state} turns {@code HANDED_OVER}, read after. */
-		long handedOverAt;
+		private final CompletableFuture<Turn> turn;
 
-		/** Written before {@link #state} turns {@code HANDED_OVER}, read after. */
-		long handedOverToken;
+		volatile int state;
 
-		volatile int state = WAITING;
+		/** Ends the wait at its deadline; cancelled when the turn comes sooner. */
+		volatile @Nullable ScheduledFuture<?> timeout;
 
-		Waiter(Thread thread, String owner, long leaseMillis) {
-			this.thread = thread;
+		Waiter(String owner, long leaseMillis) {
 			this.owner = owner;
 			this.leaseMillis = leaseMillis;
+			this.turn = new CompletableFuture<>();
+			this.state = WAITING;
+		}
+
+		private Waiter(Turn turn, int state) {
+			this.owner = "";
+			this.leaseMillis = 0;
+			this.turn = CompletableFuture.completedFuture(turn);
+			this.state = state;
+		}
+
+		/**
+		 * Returns the owner's turn, completed on the thread that gives it (a release, the timer).
+		 * @return the turn
+		 */
+		CompletableFuture<Turn> turn() {
+			return this.turn;
+		}
+
+		private void complete(Turn given) {
+			ScheduledFuture<?> pending = this.timeout;
+			if (pending != null) {
+				pending.cancel(false);
+			}
+			this.turn.complete(given);
 		}
 
 	}

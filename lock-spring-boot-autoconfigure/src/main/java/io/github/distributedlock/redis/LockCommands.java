@@ -2,6 +2,7 @@ package io.github.distributedlock.redis;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
@@ -14,7 +15,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Redis side of each lock operation, for every lock type: picks the type's script and its arguments, and
- * runs it with a {@link ScriptExecutor}. One round trip per call. Thread-safe.
+ * runs it with a {@link ScriptExecutor}, asynchronously. One round trip per call. Thread-safe.
  */
 final class LockCommands {
 
@@ -43,96 +44,111 @@ final class LockCommands {
 	}
 
 	/**
+	 * Tells whether the commands block the calling thread (see {@link ScriptTransport#isBlocking()}).
+	 * @return {@code true} for a blocking client
+	 */
+	boolean isBlocking() {
+		return this.scripts.isBlocking();
+	}
+
+	/**
 	 * Tries to acquire or re-enter a lock once.
 	 * @param claimMillis when blocked, how long to keep the owner's place or claim (0 for none)
 	 * @param waitId the number of this wait, echoed by a grant (reentrant locks)
-	 * @return the script's result and fencing token (see {@link LockScripts})
-	 * @throws IllegalStateException if the key is a lock of the other kind (reentrant vs read/write)
-	 * @throws DistributedLockException if Redis could not run it; the outcome is then unknown
+	 * @return the script's result and fencing token (see {@link LockScripts}); failed with an
+	 * {@link IllegalStateException} if the key is a lock of the other kind (reentrant vs read/write), or with a
+	 * {@link DistributedLockException} if Redis could not run it (the outcome is then unknown)
 	 */
-	ScriptExecutor.Pair tryAcquire(LockType type, String key, String redisKey, String owner, long leaseMillis,
-			boolean reentry, long claimMillis, long waitId) {
+	CompletableFuture<ScriptExecutor.Pair> tryAcquire(LockType type, String key, String redisKey, String owner,
+			long leaseMillis, boolean reentry, long claimMillis, long waitId) {
 		String lease = Long.toString(leaseMillis);
 		String reentering = reentry ? "1" : "0";
 		String claim = Long.toString(claimMillis);
-		ScriptExecutor.Pair result = switch (type) {
-			case REENTRANT -> this.scripts.runPair(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner,
+		CompletableFuture<ScriptExecutor.Pair> result = switch (type) {
+			case REENTRANT -> this.scripts.runPairAsync(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner,
 					lease, reentering, claim, Long.toString(waitId));
-			case READ -> this.scripts.runPair(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock", key, owner,
-					lease, reentering, claim);
-			case WRITE -> this.scripts.runPair(LockScripts.WRITE_ACQUIRE, redisKey, "acquire the write lock", key,
+			case READ -> this.scripts.runPairAsync(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock", key,
+					owner, lease, reentering, claim);
+			case WRITE -> this.scripts.runPairAsync(LockScripts.WRITE_ACQUIRE, redisKey, "acquire the write lock", key,
 					owner, lease, reentering, claim);
 		};
-		if (result.result() == LockScripts.WRONG_TYPE) {
-			throw new IllegalStateException("Cannot acquire lock '" + key + "' as a "
-					+ ((type == LockType.REENTRANT) ? "reentrant lock: its Redis key '" + redisKey
-							+ "' is held as a read/write lock"
-							: "read/write lock: its Redis key '" + redisKey + "' is held as a reentrant lock")
-					+ "; one key cannot be both at once, give each kind of lock keys of its own");
-		}
-		return result;
+		return result.thenApply((tried) -> {
+			if (tried.result() == LockScripts.WRONG_TYPE) {
+				throw wrongType(type, key, redisKey);
+			}
+			return tried;
+		});
+	}
+
+	private static IllegalStateException wrongType(LockType type, String key, String redisKey) {
+		return new IllegalStateException("Cannot acquire lock '" + key + "' as a "
+				+ ((type == LockType.REENTRANT) ? "reentrant lock: its Redis key '" + redisKey
+						+ "' is held as a read/write lock"
+						: "read/write lock: its Redis key '" + redisKey + "' is held as a reentrant lock")
+				+ "; one key cannot be both at once, give each kind of lock keys of its own");
 	}
 
 	/**
 	 * Releases all of a hold's holds in Redis; the last release of a reentrant lock hands it to {@code next}, a
 	 * reserved local waiter, if given (see {@code reentrant_release.lua}), and then returns its fencing token.
-	 * @throws DistributedLockException if Redis could not run it
+	 * @return the script's result and token; failed with a {@link DistributedLockException} if Redis could not
+	 * run it
 	 */
-	ScriptExecutor.Pair release(Hold hold, @Nullable Waiter next) {
+	CompletableFuture<ScriptExecutor.Pair> release(Hold hold, @Nullable Waiter next) {
 		String key = hold.id.key();
 		return switch (hold.id.type()) {
 			case REENTRANT -> (next == null)
-					? this.scripts.runPair(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key, hold.owner,
-							this.channel, ALL_HOLDS)
-					: this.scripts.runPair(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key, hold.owner,
-							this.channel, ALL_HOLDS, next.owner, Long.toString(next.leaseMillis));
-			case READ -> new ScriptExecutor.Pair(releaseReadWrite(LockType.READ, key, hold.redisKey, hold.owner), 0);
-			case WRITE -> new ScriptExecutor.Pair(releaseReadWrite(LockType.WRITE, key, hold.redisKey, hold.owner), 0);
+					? this.scripts.runPairAsync(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key,
+							hold.owner, this.channel, ALL_HOLDS)
+					: this.scripts.runPairAsync(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key,
+							hold.owner, this.channel, ALL_HOLDS, next.owner, Long.toString(next.leaseMillis));
+			case READ -> this.scripts.runAsync(LockScripts.READ_RELEASE, hold.redisKey, "release", key, hold.owner,
+					this.channel, ALL_HOLDS).thenApply(LockCommands::withoutToken);
+			case WRITE -> this.scripts.runAsync(LockScripts.WRITE_RELEASE, hold.redisKey, "release", key, hold.owner,
+					this.channel, ALL_HOLDS, ADMISSION_MILLIS).thenApply(LockCommands::withoutToken);
 		};
 	}
 
-	private long releaseReadWrite(LockType type, String key, String redisKey, String owner) {
-		return (type == LockType.READ)
-				? this.scripts.run(LockScripts.READ_RELEASE, redisKey, "release", key, owner, this.channel, ALL_HOLDS)
-				: this.scripts.run(LockScripts.WRITE_RELEASE, redisKey, "release", key, owner, this.channel, ALL_HOLDS,
-						ADMISSION_MILLIS);
+	private static ScriptExecutor.Pair withoutToken(long result) {
+		return new ScriptExecutor.Pair(result, 0);
 	}
 
 	/**
 	 * Drops the owner but keeps the lock taken, by nobody, for {@code keepMillis} (the rest of a minimum hold).
-	 * @return 0 when done, -1 when the owner held nothing
-	 * @throws DistributedLockException if Redis could not run it
+	 * @return 0 when done, -1 when the owner held nothing; failed with a {@link DistributedLockException} if
+	 * Redis could not run it
 	 */
-	long keep(Hold hold, long keepMillis) {
+	CompletableFuture<Long> keep(Hold hold, long keepMillis) {
 		RedisScript<Long> script = switch (hold.id.type()) {
 			case REENTRANT -> LockScripts.REENTRANT_KEEP;
 			case READ -> LockScripts.READ_KEEP;
 			case WRITE -> LockScripts.WRITE_KEEP;
 		};
-		return this.scripts.run(script, hold.redisKey, "release", hold.id.key(), hold.owner, Long.toString(keepMillis));
+		return this.scripts.runAsync(script, hold.redisKey, "release", hold.id.key(), hold.owner,
+				Long.toString(keepMillis));
 	}
 
 	/**
 	 * Extends a hold's lease to its full length (never shortens it).
-	 * @return 1 when extended, 0 when the owner no longer holds the lock
-	 * @throws DistributedLockException if Redis could not run it
+	 * @return 1 when extended, 0 when the owner no longer holds the lock; failed with a
+	 * {@link DistributedLockException} if Redis could not run it
 	 */
-	long renew(Hold hold) {
-		return this.scripts.run(renewScript(hold), hold.redisKey, "renew", hold.id.key(), hold.owner,
+	CompletableFuture<Long> renew(Hold hold) {
+		return this.scripts.runAsync(renewScript(hold), hold.redisKey, "renew", hold.id.key(), hold.owner,
 				Long.toString(hold.leaseMillis));
 	}
 
 	/**
 	 * Extends several holds' leases in one pipeline: one round trip however many locks are due.
-	 * @return for each hold, in order, 1 when extended, 0 when no longer held, or the failure; never throws
+	 * @return for each hold, in order, 1 when extended, 0 when no longer held, or the failure; never fails
 	 */
-	List<ScriptExecutor.Outcome> renewAll(List<Hold> holds) {
+	CompletableFuture<List<ScriptExecutor.Outcome>> renewAll(List<Hold> holds) {
 		List<ScriptExecutor.Call> calls = new ArrayList<>(holds.size());
 		for (Hold hold : holds) {
 			calls.add(new ScriptExecutor.Call(renewScript(hold), hold.redisKey, "renew", hold.id.key(), hold.owner,
 					Long.toString(hold.leaseMillis)));
 		}
-		return this.scripts.runAll(calls);
+		return this.scripts.runAllAsync(calls);
 	}
 
 	private static RedisScript<Long> renewScript(Hold hold) {
@@ -149,44 +165,46 @@ final class LockCommands {
 	 * may have been given: the owner holds nothing of this lock as far as its client knows, so whatever Redis
 	 * records for it would otherwise stay, owned by nobody, until its lease ends. Failures are logged: a place
 	 * or claim expires by itself within seconds, a hold with its lease.
+	 * @return completes when the withdrawal ended, however; never fails
 	 */
-	void withdraw(LockType type, String key, String redisKey, String owner, boolean outcomeUnknown) {
+	CompletableFuture<Void> withdraw(LockType type, String key, String redisKey, String owner, boolean outcomeUnknown) {
 		// the cancel script also passes on a hold the owner has in Redis: a grant, or its own try's
 		RedisScript<Long> cancel = switch (type) {
 			case REENTRANT -> LockScripts.REENTRANT_CANCEL;
 			case READ -> LockScripts.READ_CANCEL;
 			case WRITE -> LockScripts.WRITE_CANCEL;
 		};
-		runWithdrawal(cancel, outcomeUnknown, redisKey, key, owner, this.channel);
-		// sent even when the cancel's reply did not come in time: on the same connection, it runs after it
+		CompletableFuture<Void> cancelled = runWithdrawal(cancel, outcomeUnknown, redisKey, key, owner, this.channel);
+		// sent right after the cancel, not after its reply: on the same connection, it runs after it, even when
+		// the cancel's reply does not come in time
 		if (outcomeUnknown && type == LockType.READ) {
-			runWithdrawal(LockScripts.READ_RELEASE, true, redisKey, key, owner, this.channel, ALL_HOLDS);
+			return CompletableFuture.allOf(cancelled,
+					runWithdrawal(LockScripts.READ_RELEASE, true, redisKey, key, owner, this.channel, ALL_HOLDS));
 		}
-		else if (outcomeUnknown && type == LockType.WRITE) {
-			runWithdrawal(LockScripts.WRITE_RELEASE, true, redisKey, key, owner, this.channel, ALL_HOLDS,
-					ADMISSION_MILLIS);
+		if (outcomeUnknown && type == LockType.WRITE) {
+			return CompletableFuture.allOf(cancelled, runWithdrawal(LockScripts.WRITE_RELEASE, true, redisKey, key,
+					owner, this.channel, ALL_HOLDS, ADMISSION_MILLIS));
 		}
+		return cancelled;
 	}
 
 	/**
 	 * Runs a withdrawal; after an unknown outcome Redis may be slow to answer, so by its text: it then runs
 	 * after the try it cleans up after, even if its own reply comes too late.
 	 */
-	private void runWithdrawal(RedisScript<Long> script, boolean outcomeUnknown, String redisKey, String key,
-			String... args) {
-		try {
-			if (outcomeUnknown) {
-				this.scripts.runText(script, redisKey, "withdraw the waiting claim on", key, args);
+	private CompletableFuture<Void> runWithdrawal(RedisScript<Long> script, boolean outcomeUnknown, String redisKey,
+			String key, String... args) {
+		CompletableFuture<Long> run = outcomeUnknown
+				? this.scripts.runTextAsync(script, redisKey, "withdraw the waiting claim on", key, args)
+				: this.scripts.runAsync(script, redisKey, "withdraw the waiting claim on", key, args);
+		return run.handle((result, ex) -> {
+			if (ex != null) {
+				logger.warn("Could not withdraw the waiting claim on lock '" + key + "'" + (outcomeUnknown
+						? " (Redis may still run it); if the failed try acquired it, it ends with its lease" : ""),
+						ScriptExecutor.unwrap(ex));
 			}
-			else {
-				this.scripts.run(script, redisKey, "withdraw the waiting claim on", key, args);
-			}
-		}
-		catch (RuntimeException ex) {
-			logger.warn("Could not withdraw the waiting claim on lock '" + key + "'"
-					+ (outcomeUnknown ? " (Redis may still run it); if the failed try acquired it, it ends with its lease"
-							: ""), ex);
-		}
+			return null;
+		});
 	}
 
 }

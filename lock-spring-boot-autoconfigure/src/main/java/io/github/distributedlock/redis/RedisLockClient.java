@@ -6,9 +6,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
@@ -40,10 +42,18 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * a writer releases enter before the next writer (phase-fair), so writers cannot starve readers either.</li>
  * <li><b>Renewal</b>: see {@link LeaseWatchdog}. If an extension finds the lock gone, or cannot reach Redis for
  * longer than the lease, the hold is marked lost and its release throws {@link LockLostException}.</li>
- * <li><b>Waiting</b>: see {@link WaitingAcquirer}. Threads of this client that want the same exclusive lock
+ * <li><b>Waiting</b>: see {@link WaitingAcquirer}. Owners of this client that want the same exclusive lock
  * queue locally (a fair {@link LocalQueue}), so only the first of them talks to Redis; the release of a
  * reentrant lock hands it to the next local waiter in its one round trip, unless another instance is queued
- * for it in Redis, which comes first.</li>
+ * for it in Redis, which comes first. No thread waits: a release notification, a hand-over or a timer
+ * completes the wait.</li>
+ * <li><b>Non-blocking core</b>: every operation is a chain of asynchronous steps ({@link Acquisition},
+ * {@link HoldReleaser}); on Lettuce with its shared connection (Spring Data Redis's default) scripts are sent
+ * without blocking a thread ({@link LettuceScriptTransport}). {@link #acquireAsync} and
+ * {@link LockHandle#closeAsync()} use it as it is; the blocking methods ({@link #acquire}, {@link #release})
+ * wait for it. With a blocking client (Jedis) each script blocks the thread that sends it.</li>
+ * <li><b>Owners</b>: a thread ({@code <client id>:<thread id>}), or an owner that is not a thread
+ * ({@code <client id>:async-<n>}, from {@link #newAsyncOwner()}: one asynchronous call or reactive chain).</li>
  * <li><b>Reentrancy</b>: a re-entry while the lease is confirmed for at least a third of its length more
  * is counted locally, without a round trip; only the last release goes to Redis, and it releases every hold
  * Redis records for the owner (also one whose round trip timed out after it ran).</li>
@@ -85,8 +95,6 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final String channel;
 
-	private final LockCommands commands;
-
 	private final int syncReplicas;
 
 	private final Duration syncTimeout;
@@ -94,9 +102,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	/** Replica sync, or {@code null} when off. */
 	private final @Nullable ReplicaSync replicaSync;
 
-	private final ReleaseNotifications notifications;
+	private final ClientThreads threads;
 
-	private final ScheduledThreadPoolExecutor subscriber;
+	private final ReleaseNotifications notifications;
 
 	private final LeaseWatchdog watchdog;
 
@@ -106,11 +114,14 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
 
-	private final LocalQueues queues = new LocalQueues();
+	private final LocalQueues queues;
 
 	private final ShutdownGrace shutdownGrace = new ShutdownGrace(this.holds.values());
 
 	private final AtomicBoolean closed = new AtomicBoolean();
+
+	/** Numbers the owners that are not threads. */
+	private final AtomicLong asyncOwners = new AtomicLong();
 
 	/** What the observer and the log are told of acquisitions, releases and losses. */
 	private final HoldEvents events = new HoldEvents();
@@ -158,18 +169,21 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		this.syncTimeout = syncTimeout;
 		this.replicaSync = (syncReplicas > 0) ? new ReplicaSync(connectionFactory, syncReplicas, syncTimeout) : null;
 		this.channel = keyPrefix + "__released";
-		this.commands = new LockCommands(new ScriptExecutor(connectionFactory), this.channel);
+		LockCommands commands = new LockCommands(new ScriptExecutor(connectionFactory), this.channel);
 		String threadName = "distributed-lock-" + this.clientId.substring(0, 8);
-		// a thread of its own: a subscription attempt while Redis is down must not hold up lease renewals
-		this.subscriber = new ScheduledThreadPoolExecutor(1, LeaseWatchdog.daemonThreads(threadName + "-subscription"));
-		this.notifications = new ReleaseNotifications(connectionFactory, this.channel, this.clientId, this.subscriber);
-		this.releaser = new HoldReleaser(this.holds, this.queues, this.commands, this.shutdownGrace, this.closed,
-				this.events);
-		this.watchdog = new LeaseWatchdog(threadName, this.holds.values(), this.commands, this.releaser::releaseOrphan,
-				this.events);
-		this.holdAcquirer = new HoldAcquirer(keyPrefix, this.clientId, this.holds, this.queues, this.commands,
-				new WaitingAcquirer(this.commands, this.notifications, this.watchdog::runInBackground), this.watchdog,
-				this.replicaSync, this.releaser, this.events);
+		this.threads = new ClientThreads(threadName, commands.isBlocking());
+		this.queues = new LocalQueues(this.threads.timer);
+		this.notifications = new ReleaseNotifications(connectionFactory, this.channel, this.clientId,
+				this.threads.subscriber);
+		this.watchdog = new LeaseWatchdog(threadName, commands, this.events, this.threads.timer);
+		this.releaser = new HoldReleaser(this.holds, this.queues, commands, this.shutdownGrace, this.closed,
+				this.events, this.watchdog);
+		this.watchdog.setOrphanHandler(this.releaser::releaseOrphan);
+		WaitingAcquirer waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
+				this.threads.timer, this.threads.resume);
+		this.holdAcquirer = new HoldAcquirer(keyPrefix, this.clientId, this.holds, this.queues, commands, waiting,
+				this.watchdog, this.replicaSync, this.releaser, this.events, this.threads.resume,
+				this.watchdog::runInBackground);
 	}
 
 	/**
@@ -247,21 +261,18 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * {@inheritDoc}
+	 * {@inheritDoc} Waits for the non-blocking acquisition; an interrupt (when {@code interruptible}) gives it
+	 * up, unless the lock was acquired at that moment (then the handle is returned with the interrupt status
+	 * set).
 	 * @throws IllegalStateException if the lock's key is held as the other kind of lock (reentrant vs
 	 * read/write)
 	 */
 	@Override
 	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
 			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		Hold hold = acquireHold(key, type, lease, autoRenew, holdAtLeast, timeout, interruptible);
-		if (hold == null) {
-			return null;
-		}
-		synchronized (hold) {
-			hold.handles++;
-		}
-		return new RedisLockHandle(this, hold);
+		Hold hold = await(start(key, type, lease, autoRenew, holdAtLeast, timeout, Thread.currentThread().getId(),
+				Thread.currentThread()), interruptible);
+		return (hold != null) ? RedisLockHandle.open(this.releaser, hold) : null;
 	}
 
 	/**
@@ -271,23 +282,71 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
 			boolean interruptible) throws InterruptedException {
-		return acquireHold(key, type, lease, autoRenew, Duration.ZERO, timeout, interruptible) != null;
+		return await(start(key, type, lease, autoRenew, Duration.ZERO, timeout, Thread.currentThread().getId(),
+				Thread.currentThread()), interruptible) != null;
 	}
 
-	private @Nullable Hold acquireHold(String key, LockType type, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
+	@Override
+	public long newAsyncOwner() {
+		return -this.asyncOwners.incrementAndGet();
+	}
+
+	/**
+	 * {@inheritDoc} On Lettuce the future completes on one of its I/O threads.
+	 */
+	@Override
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
+			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
+		if (owner >= 0) {
+			return CompletableFuture.failedFuture(
+					new IllegalArgumentException("Owner " + owner + " is not from newAsyncOwner()"));
+		}
+		Acquisition acquisition;
+		try {
+			acquisition = start(key, type, lease, autoRenew, holdAtLeast, timeout, owner, null);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return RedisLockHandle.whenAcquired(acquisition, this.releaser);
+	}
+
+	private Acquisition start(String key, LockType type, Duration lease, boolean autoRenew, Duration holdAtLeast,
+			@Nullable Duration timeout, long owner, @Nullable Thread thread) {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(type, "type must not be null");
 		Objects.requireNonNull(lease, "lease must not be null");
 		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
 		checkOpen();
 		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
-		Hold hold = this.holdAcquirer.acquire(key, type, lease.toMillis(), autoRenew, timeout, interruptible);
-		if (hold != null) {
-			// counted from now, when the acquisition is known to have happened: the lock is then held at least that long
-			hold.holdAtLeast(System.nanoTime(), saturatedNanos(holdAtLeast));
+		return this.holdAcquirer.acquire(new HoldId(key, type, owner), thread, lease.toMillis(), autoRenew,
+				saturatedNanos(holdAtLeast), timeout);
+	}
+
+	/**
+	 * Waits for an acquisition on the calling thread. An interrupt, when {@code interruptible}, cancels it; if
+	 * the lock was acquired at that moment the hold is returned and the interrupt status set again.
+	 */
+	private static @Nullable Hold await(Acquisition acquisition, boolean interruptible) throws InterruptedException {
+		if (!interruptible) {
+			return ScriptExecutor.await(acquisition.result());
 		}
-		return hold;
+		try {
+			return acquisition.result().get();
+		}
+		catch (ExecutionException ex) {
+			throw ScriptExecutor.unwrap(ex);
+		}
+		catch (InterruptedException ex) {
+			acquisition.cancel();
+			// a cancelled acquisition ends within a round trip: with the lock, if a try in flight got it
+			Hold hold = ScriptExecutor.await(acquisition.result());
+			if (hold == null) {
+				throw ex;
+			}
+			Thread.currentThread().interrupt();
+			return hold;
+		}
 	}
 
 	@Override
@@ -297,30 +356,23 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			throw new IllegalMonitorStateException(
 					"Lock '" + key + "' (" + type + ") is not held by the current thread, so it cannot release it");
 		}
-		this.releaser.release(hold, false);
-	}
-
-	/**
-	 * Releases one hold of a handle, on whichever thread; see {@link HoldReleaser#release(Hold, boolean)}.
-	 */
-	void release(Hold hold) {
-		this.releaser.release(hold, true);
+		ScriptExecutor.await(this.releaser.release(hold, false));
 	}
 
 	/**
 	 * Returns how many lock keys have local waiters right now; for tests and diagnostics.
-	 * @return the number of keys with at least one waiting thread
+	 * @return the number of keys with at least one waiting owner
 	 */
 	int waitingKeys() {
 		return this.notifications.waitingKeys();
 	}
 
 	/**
-	 * Returns how many threads of this client wait in the local queue of an exclusive lock, behind the one
+	 * Returns how many owners of this client wait in the local queue of an exclusive lock, behind the one
 	 * that holds it or acquires it in Redis; for tests and diagnostics.
 	 * @param key the lock key
 	 * @param type {@link LockType#REENTRANT} or {@link LockType#WRITE}
-	 * @return the number of threads queued locally
+	 * @return the number of owners queued locally
 	 */
 	int queuedThreads(String key, LockType type) {
 		LocalQueue queue = this.queues.get(this.keyPrefix + key, type);
@@ -328,10 +380,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Returns how many threads of this client wait in the local queue of a reentrant lock; for tests and
+	 * Returns how many owners of this client wait in the local queue of a reentrant lock; for tests and
 	 * diagnostics.
 	 * @param key the lock key
-	 * @return the number of threads queued locally
+	 * @return the number of owners queued locally
 	 */
 	int queuedThreads(String key) {
 		return queuedThreads(key, LockType.REENTRANT);
@@ -364,8 +416,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Releases every lock this client still holds at once, each with a warning naming the lock and its holder
-	 * thread, and stops the watchdog and the subscription; those holders' releases then throw
+	 * Releases every lock this client still holds at once, each with a warning naming the lock and its holder,
+	 * and stops the watchdog and the subscription; those holders' releases then throw
 	 * {@link LockLostException}, without a round trip. Idempotent. {@link #stop()} first gives running holders
 	 * a grace period.
 	 */
@@ -377,7 +429,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		this.releaser.releaseAll();
 		this.watchdog.close();
 		this.notifications.close();
-		this.subscriber.shutdownNow();
+		this.threads.close();
 		if (this.replicaSync != null) {
 			this.replicaSync.close();
 		}
@@ -392,7 +444,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	/**
 	 * Stops the client gracefully: waits up to the {@linkplain #setShutdownTimeout(Duration) shutdown timeout}
-	 * for the threads that hold locks to release them (they are renewed meanwhile, and released normally),
+	 * for the owners that hold locks to release them (they are renewed meanwhile, and released normally),
 	 * then {@linkplain #close() closes} it, releasing what is left. In an application context this runs in
 	 * phase {@link #PHASE}, before the Redis connection factory stops; it blocks its phase while it waits.
 	 */

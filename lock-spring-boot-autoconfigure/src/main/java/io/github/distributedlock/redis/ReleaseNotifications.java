@@ -4,8 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.Semaphore;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -56,6 +58,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	private final ReentrantLock subscribing = new ReentrantLock();
 
+	/** Runs the subscription attempts: never the caller's thread, which may be Lettuce's I/O thread. */
+	private final ScheduledExecutorService scheduler;
+
 	private volatile long nextAttempt;
 
 	private volatile boolean closed;
@@ -83,6 +88,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		this.container.setRecoveryBackoff(new FixedBackOff(0, 0));
 		this.container.addMessageListener(this, List.of(new ChannelTopic(channel), new ChannelTopic(this.grantChannel)));
 		this.container.afterPropertiesSet();
+		this.scheduler = scheduler;
 		this.nextAttempt = System.nanoTime();
 		subscribe();
 		scheduler.scheduleWithFixedDelay(this::subscribe, 1, 1, TimeUnit.SECONDS);
@@ -125,13 +131,21 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	}
 
 	/**
-	 * Registers the calling thread as a waiter for {@code redisKey}.
+	 * Registers a waiter for {@code redisKey}.
 	 * @param redisKey the lock's Redis key
 	 * @param waitId the number a grant to this wait carries (see {@link Waiter#isGranted()})
 	 * @return the waiter, to be {@linkplain #unregister(Waiter) unregistered} in a {@code finally}
 	 */
 	Waiter register(String redisKey, long waitId) {
-		subscribe();
+		if (!this.closed && !this.container.isListening()) {
+			// on the subscription's thread: a connect attempt may block for a while
+			try {
+				this.scheduler.execute(this::subscribe);
+			}
+			catch (RejectedExecutionException ex) {
+				// closed meanwhile
+			}
+		}
 		Waiter waiter = new Waiter(redisKey, waitId);
 		this.waitersByKey.compute(redisKey, (key, waiters) -> {
 			if (waiters == null) {
@@ -233,20 +247,27 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	}
 
 	/**
-	 * One waiting thread. A signal that arrives before {@link #await} is kept, so none is lost.
+	 * One wait for a lock: a release notification or a grant signals it. A signal that arrives before
+	 * {@link #next} is asked for is kept, so none is lost; waiting costs no thread.
 	 */
 	static final class Waiter {
+
+		private static final CompletableFuture<Void> SIGNALLED = CompletableFuture.completedFuture(null);
 
 		private final String redisKey;
 
 		private final long waitId;
 
-		private final Semaphore signals = new Semaphore(0);
-
 		private volatile boolean granted;
 
 		/** The grant's fencing token: written before {@link #granted}, read after. */
 		private long grantedToken;
+
+		/** Whether a signal came while nobody waited for one. Guarded by {@code this}. */
+		private boolean signalled;
+
+		/** The wait for the next signal, while there is one. Guarded by {@code this}. */
+		private @Nullable CompletableFuture<Void> pending;
 
 		Waiter(String redisKey, long waitId) {
 			this.redisKey = redisKey;
@@ -270,21 +291,57 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 			return this.grantedToken;
 		}
 
+		/** Wakes the wait, or keeps the signal for the next one. */
 		void signal() {
-			if (this.signals.availablePermits() == 0) {
-				this.signals.release();
+			CompletableFuture<Void> woken;
+			synchronized (this) {
+				woken = this.pending;
+				this.pending = null;
+				if (woken == null) {
+					this.signalled = true;
+					return;
+				}
 			}
+			woken.complete(null);
 		}
 
 		/**
-		 * Waits for a signal or the time to pass.
+		 * Waits for a signal, or for the time to pass, without a thread.
 		 * @param nanos the longest wait
-		 * @throws InterruptedException if interrupted while waiting
+		 * @param timer ends the wait when the time passed
+		 * @return completes (on the signalling or the timer's thread) when either happened; completed already
+		 * if a signal came since the last wait
 		 */
-		void await(long nanos) throws InterruptedException {
-			if (this.signals.tryAcquire(nanos, TimeUnit.NANOSECONDS)) {
-				this.signals.drainPermits();
+		CompletableFuture<Void> next(long nanos, ScheduledExecutorService timer) {
+			CompletableFuture<Void> next;
+			synchronized (this) {
+				if (this.signalled) {
+					this.signalled = false;
+					return SIGNALLED;
+				}
+				next = new CompletableFuture<>();
+				this.pending = next;
 			}
+			ScheduledFuture<?> timeout;
+			try {
+				timeout = timer.schedule(() -> expire(next), nanos, TimeUnit.NANOSECONDS);
+			}
+			catch (RejectedExecutionException ex) {
+				// the client is closing: end the wait now
+				expire(next);
+				return next;
+			}
+			next.whenComplete((done, ex) -> timeout.cancel(false));
+			return next;
+		}
+
+		private void expire(CompletableFuture<Void> wait) {
+			synchronized (this) {
+				if (this.pending == wait) {
+					this.pending = null;
+				}
+			}
+			wait.complete(null);
 		}
 
 	}

@@ -4,9 +4,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -121,71 +122,57 @@ final class ReplicaSync implements AutoCloseable {
 
 	/**
 	 * Makes sure enough replicas have the lock of a hold that was just acquired: writes to the lock as its
-	 * owner and waits for the replicas with {@code WAIT}, on a connection of its own. Blocks for up to the sync
-	 * timeout (plus a round trip), longer only if Redis does not answer (then up to the command timeout).
+	 * owner and waits for the replicas with {@code WAIT}, on a connection of its own, without blocking a thread.
+	 * Ends within the sync timeout plus a round trip, later only if Redis does not answer (then within the
+	 * command timeout).
 	 * @param hold the new hold
-	 * @return {@code true} if at least the configured number of replicas acknowledged it in time; {@code false}
-	 * if fewer did, if the owner no longer holds the lock, or if Redis could not be asked (logged at DEBUG): the
-	 * caller undoes the acquisition
+	 * @param executor borrows the connection: making one blocks, which Lettuce's I/O threads must not
+	 * @return completes with {@code true} if at least the configured number of replicas acknowledged it in
+	 * time; with {@code false} if fewer did, if the owner no longer holds the lock, or if Redis could not be
+	 * asked (logged at DEBUG): the caller undoes the acquisition. Never fails.
 	 */
-	boolean confirm(Hold hold) {
-		// the acquisition may be an uninterruptible lock() whose wait was interrupted: it goes on regardless, so
-		// the sync (bounded) does too, and the interrupt is kept for the caller
-		boolean interrupted = Thread.interrupted();
-		try {
-			return sync(hold);
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
+	CompletableFuture<Boolean> confirm(Hold hold, Executor executor) {
+		return CompletableFuture.supplyAsync(this.pool::acquire, executor).thenCompose(Function.identity()).thenCompose((connection) -> {
+			CompletableFuture<long @Nullable []> outcome;
+			try {
+				RedisAsyncCommands<byte[], byte[]> commands = commandsFor(connection, hold.redisKey);
+				outcome = touchAndWait(commands, hold, false).thenCompose((first) -> (first != null)
+						? CompletableFuture.completedFuture(first)
+						// Redis did not know the script yet (a restart, SCRIPT FLUSH): once more, sending it
+						: touchAndWait(commands, hold, true));
 			}
-		}
+			catch (RuntimeException ex) {
+				outcome = CompletableFuture.failedFuture(ex);
+			}
+			return outcome.orTimeout(this.awaitNanos, TimeUnit.NANOSECONDS).handle((acknowledged, ex) -> {
+				release(connection, ex != null);
+				return judge(hold, acknowledged, ex);
+			});
+		}).exceptionally((ex) -> judge(hold, null, ex));
 	}
 
-	private boolean sync(Hold hold) {
-		StatefulConnection<byte[], byte[]> connection = null;
-		boolean broken = false;
-		try {
-			connection = this.pool.acquire().join();
-			RedisAsyncCommands<byte[], byte[]> commands = commandsFor(connection, hold.redisKey);
-			long[] outcome = touchAndWait(commands, hold, false);
-			if (outcome == null) {
-				// Redis did not know the script yet (a restart, SCRIPT FLUSH): once more, sending it
-				outcome = touchAndWait(commands, hold, true);
-			}
-			if (outcome != null && outcome[0] == 1 && outcome[1] >= this.replicas) {
-				return true;
-			}
-			if (logger.isDebugEnabled()) {
-				logger.debug("Undoing the acquisition of lock '" + hold.id.key() + "' (" + hold.id.type() + ") by "
-						+ hold.owner + ": " + ((outcome == null) ? "Redis did not run the sync script"
-								: (outcome[0] != 1) ? "it was no longer held when synced"
-										: outcome[1] + " of " + this.replicas + " replicas acknowledged it within "
-												+ this.timeoutMillis + " ms"));
-			}
-			return false;
+	private boolean judge(Hold hold, long @Nullable [] outcome, @Nullable Throwable failure) {
+		if (failure == null && outcome != null && outcome[0] == 1 && outcome[1] >= this.replicas) {
+			return true;
 		}
-		catch (RuntimeException | ExecutionException | TimeoutException ex) {
-			broken = true;
-			if (logger.isDebugEnabled()) {
-				logger.debug("Undoing the acquisition of lock '" + hold.id.key() + "' (" + hold.id.type()
-						+ "): its replicas could not be asked", ex);
-			}
-			return false;
+		if (logger.isDebugEnabled()) {
+			String why = (failure != null) ? "its replicas could not be asked (" + failure + ")"
+					: (outcome == null) ? "Redis did not run the sync script"
+							: (outcome[0] != 1) ? "it was no longer held when synced"
+									: outcome[1] + " of " + this.replicas + " replicas acknowledged it within "
+											+ this.timeoutMillis + " ms";
+			logger.debug("Undoing the acquisition of lock '" + hold.id.key() + "' (" + hold.id.type() + ") by "
+					+ hold.owner + ": " + why);
 		}
-		finally {
-			if (connection != null) {
-				release(connection, broken);
-			}
-		}
+		return false;
 	}
 
 	/**
 	 * Runs the touch script and {@code WAIT}, pipelined.
 	 * @return {touched (1 or 0), replicas that acknowledged}, or {@code null} if Redis answered NOSCRIPT
 	 */
-	private long @Nullable [] touchAndWait(RedisAsyncCommands<byte[], byte[]> commands, Hold hold, boolean sendScript)
-			throws ExecutionException, TimeoutException {
+	private CompletableFuture<long @Nullable []> touchAndWait(RedisAsyncCommands<byte[], byte[]> commands, Hold hold,
+			boolean sendScript) {
 		byte[][] keys = { hold.redisKey.getBytes(StandardCharsets.UTF_8) };
 		byte[] type = switch (hold.id.type()) {
 			case REENTRANT -> REENTRANT;
@@ -198,45 +185,17 @@ final class ReplicaSync implements AutoCloseable {
 						keys, type, owner)
 				: commands.evalsha(this.touch.getSha1(), ScriptOutputType.INTEGER, keys, type, owner);
 		RedisFuture<Long> acknowledged = commands.waitForReplication(this.replicas, this.timeoutMillis);
-		long deadline = System.nanoTime() + this.awaitNanos;
-		long touchedResult;
-		try {
-			touchedResult = getUninterruptibly(touched, deadline);
-		}
-		catch (ExecutionException ex) {
-			if (!sendScript && ex.getCause() instanceof RedisNoScriptException) {
-				// WAIT was sent and answers; read it, so that nothing of this try is left on the connection
-				getUninterruptibly(acknowledged, deadline);
-				return null;
+		// WAIT is read even after a NOSCRIPT, so that nothing of this try is left on the connection
+		return touched.toCompletableFuture().handle((result, ex) -> {
+			if (ex != null && !(!sendScript && unwrapped(ex) instanceof RedisNoScriptException)) {
+				throw new CompletionException(unwrapped(ex));
 			}
-			throw ex;
-		}
-		long acknowledgedResult = getUninterruptibly(acknowledged, deadline);
-		return new long[] { touchedResult, acknowledgedResult };
+			return result;
+		}).thenCombine(acknowledged, (result, replicas) -> (result == null) ? null : new long[] { result, replicas });
 	}
 
-	/**
-	 * Waits for a reply until {@code deadline} ({@link System#nanoTime()}). An interrupt does not cut the wait
-	 * short (see {@link #confirm(Hold)}); it is kept for the caller.
-	 */
-	private static long getUninterruptibly(RedisFuture<Long> reply, long deadline)
-			throws ExecutionException, TimeoutException {
-		boolean interrupted = false;
-		try {
-			while (true) {
-				try {
-					return reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-				}
-				catch (InterruptedException ex) {
-					interrupted = true;
-				}
-			}
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
+	private static Throwable unwrapped(Throwable ex) {
+		return (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
 	}
 
 	/**

@@ -3,31 +3,39 @@ package io.github.distributedlock.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 
 import io.github.distributedlock.core.DistributedLockException;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.dao.DataAccessException;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.RedisPipelineException;
-import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * Runs the lock scripts on one lock key: EVALSHA on a connection of the factory, and EVAL when Redis does
- * not know the script yet (after a restart or {@code SCRIPT FLUSH}). Straight on the connection rather than
- * through a {@code RedisTemplate}, whose script executor proxies the connection and serializes through
- * converters: that took more memory per lock+unlock pair than the lock itself (JFR allocation samples).
- * Failures, also a connection factory that is stopped, surface as {@link DistributedLockException} naming the
- * action and the lock. Thread-safe.
+ * Runs the lock scripts on one lock key through a {@link ScriptTransport}, asynchronously, and checks their
+ * replies. Failures, also a connection factory that is stopped, surface as {@link DistributedLockException}
+ * naming the action and the lock. The blocking variants wait for the asynchronous ones. Thread-safe.
  */
 final class ScriptExecutor {
 
-	private final RedisConnectionFactory connectionFactory;
+	private final ScriptTransport transport;
 
 	ScriptExecutor(RedisConnectionFactory connectionFactory) {
-		this.connectionFactory = connectionFactory;
+		this(ScriptTransport.of(connectionFactory));
+	}
+
+	ScriptExecutor(ScriptTransport transport) {
+		this.transport = transport;
+	}
+
+	/**
+	 * Tells whether scripts block the calling thread (see {@link ScriptTransport#isBlocking()}).
+	 * @return {@code true} for a blocking client
+	 */
+	boolean isBlocking() {
+		return this.transport.isBlocking();
 	}
 
 	/**
@@ -37,11 +45,11 @@ final class ScriptExecutor {
 	 * @param action what it does, for the error message ("acquire", "renew"...)
 	 * @param key the lock key, for the error message
 	 * @param args its arguments
-	 * @return what the script returned
-	 * @throws DistributedLockException if Redis could not run it
+	 * @return what the script returned; failed with a {@link DistributedLockException} if Redis could not run it
 	 */
-	long run(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
-		return toLong(eval(script, ReturnType.INTEGER, false, redisKey, action, key, args), action, key);
+	CompletableFuture<Long> runAsync(RedisScript<Long> script, String redisKey, String action, String key,
+			String... args) {
+		return eval(script, false, false, redisKey, action, key, args).thenApply((reply) -> toLong(reply, action, key));
 	}
 
 	/**
@@ -53,18 +61,12 @@ final class ScriptExecutor {
 	 * @param action what it does, for the error message
 	 * @param key the lock key, for the error message
 	 * @param args its arguments
-	 * @return what the script returned
-	 * @throws DistributedLockException if Redis could not run it, or its reply did not come in time
+	 * @return what the script returned; failed with a {@link DistributedLockException} if Redis could not run
+	 * it, or its reply did not come in time
 	 */
-	long runText(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
-		return toLong(eval(script, ReturnType.INTEGER, true, redisKey, action, key, args), action, key);
-	}
-
-	private static long toLong(@Nullable Object result, String action, String key) {
-		if (!(result instanceof Long value)) {
-			throw noResult(action, key, result);
-		}
-		return value;
+	CompletableFuture<Long> runTextAsync(RedisScript<Long> script, String redisKey, String action, String key,
+			String... args) {
+		return eval(script, false, true, redisKey, action, key, args).thenApply((reply) -> toLong(reply, action, key));
 	}
 
 	/**
@@ -74,68 +76,136 @@ final class ScriptExecutor {
 	 * @param action what it does, for the error message
 	 * @param key the lock key, for the error message
 	 * @param args its arguments
-	 * @return the pair
+	 * @return the pair; failed with a {@link DistributedLockException} if Redis could not run it
+	 */
+	CompletableFuture<Pair> runPairAsync(RedisScript<Long> script, String redisKey, String action, String key,
+			String... args) {
+		return eval(script, true, false, redisKey, action, key, args).thenApply((reply) -> {
+			if (reply instanceof List<?> list && list.size() == 2 && list.get(0) instanceof Long first
+					&& list.get(1) instanceof Long second) {
+				return new Pair(first, second);
+			}
+			throw noResult(action, key, reply);
+		});
+	}
+
+	/**
+	 * Runs a script that returns an integer, and waits for it.
+	 * @return what the script returned
+	 * @throws DistributedLockException if Redis could not run it
+	 * @see #runAsync
+	 */
+	long run(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
+		return await(runAsync(script, redisKey, action, key, args));
+	}
+
+	/**
+	 * Runs a script that returns a list (of integers and strings, the strings as {@code byte[]}), and waits for it.
+	 * @param script the script
+	 * @param redisKey its one key
+	 * @param action what it does, for the error message
+	 * @param key the lock key, for the error message
+	 * @param args its arguments
+	 * @return the list
 	 * @throws DistributedLockException if Redis could not run it
 	 */
-	Pair runPair(RedisScript<Long> script, String redisKey, String action, String key, String... args) {
-		Object result = eval(script, ReturnType.MULTI, false, redisKey, action, key, args);
-		if (result instanceof List<?> list && list.size() == 2 && list.get(0) instanceof Long first
-				&& list.get(1) instanceof Long second) {
-			return new Pair(first, second);
-		}
-		throw noResult(action, key, result);
+	List<?> runList(RedisScript<?> script, String redisKey, String action, String key, String... args) {
+		return await(eval(script, true, false, redisKey, action, key, args).thenApply((reply) -> {
+			if (reply instanceof List<?> list) {
+				return list;
+			}
+			throw noResult(action, key, reply);
+		}));
 	}
 
 	/**
 	 * Runs scripts that return an integer, each on its own key, in one pipeline: one round trip for all of them
 	 * instead of one each, so that the watchdog renews a thousand locks over a slow network within their
-	 * leases. A script that Redis does not know yet (NOSCRIPT) is run again on its own, with EVAL.
+	 * leases. A script that Redis does not know yet (NOSCRIPT) is run again, sending its text.
 	 * @param calls the scripts to run
-	 * @return for each call, in the same order, its result or its failure; never throws for a failed call
+	 * @return for each call, in the same order, its result or its failure; the future itself does not fail
 	 */
-	List<Outcome> runAll(List<Call> calls) {
-		List<Object> results;
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			connection.openPipeline();
-			for (Call call : calls) {
-				connection.scriptingCommands()
-					.evalSha(call.script().getSha1(), ReturnType.INTEGER, 1, keysAndArgs(call.redisKey(), call.args()));
-			}
-			try {
-				results = connection.closePipeline();
-			}
-			catch (RedisPipelineException ex) {
-				// some calls failed: the others' results are still there, the failures in their places
-				results = ex.getPipelineResult();
-			}
+	CompletableFuture<List<Outcome>> runAllAsync(List<Call> calls) {
+		List<RedisScript<Long>> scripts = new ArrayList<>(calls.size());
+		List<byte[][]> keysAndArgs = new ArrayList<>(calls.size());
+		for (Call call : calls) {
+			scripts.add(call.script());
+			keysAndArgs.add(keysAndArgs(call.redisKey(), call.args()));
 		}
-		catch (DataAccessException | IllegalStateException ex) {
-			DistributedLockException failure = new DistributedLockException(
-					"Could not run " + calls.size() + " lock scripts in Redis: " + ex.getMessage(), ex);
-			return calls.stream().map((call) -> new Outcome(0, failure)).toList();
-		}
-		List<Outcome> outcomes = new ArrayList<>(calls.size());
-		for (int i = 0; i < calls.size(); i++) {
-			Call call = calls.get(i);
-			Object result = (i < results.size()) ? results.get(i) : null;
-			if (result instanceof Long value) {
-				outcomes.add(new Outcome(value, null));
-			}
-			else if (result instanceof Throwable failure && !isNoScript(failure)) {
-				outcomes.add(new Outcome(0, new DistributedLockException("Could not " + call.action() + " lock '"
-						+ call.key() + "' in Redis: " + failure.getMessage(), failure)));
-			}
-			else {
-				try {
-					outcomes.add(new Outcome(run(call.script(), call.redisKey(), call.action(), call.key(), call.args()),
-							null));
+		return this.transport.evalAll(scripts, keysAndArgs).thenApply((replies) -> {
+			List<Outcome> outcomes = new ArrayList<>(calls.size());
+			for (int i = 0; i < calls.size(); i++) {
+				Call call = calls.get(i);
+				Object reply = (i < replies.size()) ? replies.get(i) : null;
+				if (reply instanceof Long value) {
+					outcomes.add(new Outcome(value, null));
 				}
-				catch (DistributedLockException ex) {
-					outcomes.add(new Outcome(0, ex));
+				else {
+					outcomes.add(new Outcome(0, (reply instanceof Throwable failure)
+							? failure(call.action(), call.key(), failure) : noResult(call.action(), call.key(), reply)));
 				}
 			}
+			return outcomes;
+		});
+	}
+
+	private CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, String redisKey,
+			String action, String key, String... args) {
+		return this.transport.eval(script, multi, sendText, keysAndArgs(redisKey, args))
+			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(failure(action, key, ex)));
+	}
+
+	/**
+	 * Waits for a lock operation, without being cut short by an interrupt (the thread's interrupt status is
+	 * kept): the operation is bounded by the command timeout, and one abandoned halfway could leave a lock held
+	 * by nobody until its lease ends.
+	 * @param <T> the result type
+	 * @param future the operation
+	 * @return its result
+	 * @throws RuntimeException what the operation failed with, as it failed: {@link DistributedLockException},
+	 * {@link io.github.distributedlock.core.LockLostException}, {@link IllegalMonitorStateException}...
+	 */
+	static <T> T await(CompletableFuture<T> future) {
+		try {
+			return future.join();
 		}
-		return outcomes;
+		catch (CompletionException ex) {
+			throw unwrap(ex);
+		}
+	}
+
+	/**
+	 * Returns the failure inside a {@link CompletionException} or {@link ExecutionException}, as a runtime
+	 * exception to rethrow.
+	 * @param ex a failure of a future
+	 * @return the runtime exception or error to throw
+	 */
+	static RuntimeException unwrap(Throwable ex) {
+		Throwable cause = unwrapFuture(ex);
+		if (cause instanceof RuntimeException runtime) {
+			return runtime;
+		}
+		if (cause instanceof Error error) {
+			throw error;
+		}
+		return new DistributedLockException("A lock operation failed: " + cause, cause);
+	}
+
+	private static DistributedLockException failure(String action, String key, Throwable ex) {
+		Throwable cause = unwrapFuture(ex);
+		if (cause instanceof DistributedLockException known) {
+			return known;
+		}
+		return new DistributedLockException("Could not " + action + " lock '" + key + "' in Redis: " + cause.getMessage(),
+				cause);
+	}
+
+	private static Throwable unwrapFuture(Throwable ex) {
+		Throwable cause = ex;
+		while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
 	}
 
 	private static byte[][] keysAndArgs(String redisKey, String... args) {
@@ -147,72 +217,16 @@ final class ScriptExecutor {
 		return keysAndArgs;
 	}
 
-	/**
-	 * Runs a script that returns a list (of integers and strings, the strings as {@code byte[]}).
-	 * @param script the script
-	 * @param redisKey its one key
-	 * @param action what it does, for the error message
-	 * @param key the lock key, for the error message
-	 * @param args its arguments
-	 * @return the list
-	 * @throws DistributedLockException if Redis could not run it
-	 */
-	List<?> runList(RedisScript<?> script, String redisKey, String action, String key, String... args) {
-		Object result = eval(script, ReturnType.MULTI, false, redisKey, action, key, args);
-		if (result instanceof List<?> list) {
-			return list;
+	private static long toLong(@Nullable Object result, String action, String key) {
+		if (!(result instanceof Long value)) {
+			throw noResult(action, key, result);
 		}
-		throw noResult(action, key, result);
-	}
-
-	private @Nullable Object eval(RedisScript<?> script, ReturnType type, boolean text, String redisKey,
-			String action, String key, String... args) {
-		byte[][] keysAndArgs = keysAndArgs(redisKey, args);
-		// a pending interrupt would make the client abandon the command (Lettuce: "Command interrupted") and,
-		// for a release, leave the lock held by nobody until its lease ends: the flag is kept for the caller
-		boolean interrupted = Thread.interrupted();
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			try {
-				if (text) {
-					return connection.scriptingCommands()
-						.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), type, 1, keysAndArgs);
-				}
-				return connection.scriptingCommands().evalSha(script.getSha1(), type, 1, keysAndArgs);
-			}
-			catch (DataAccessException ex) {
-				if (!isNoScript(ex)) {
-					throw ex;
-				}
-				return connection.scriptingCommands()
-					.eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8), type, 1, keysAndArgs);
-			}
-		}
-		catch (DataAccessException | IllegalStateException ex) {
-			// IllegalStateException: the connection factory is stopped (the application is shutting down)
-			throw new DistributedLockException(
-					"Could not " + action + " lock '" + key + "' in Redis: " + ex.getMessage(), ex);
-		}
-		finally {
-			if (interrupted) {
-				Thread.currentThread().interrupt();
-			}
-		}
+		return value;
 	}
 
 	private static DistributedLockException noResult(String action, String key, @Nullable Object result) {
 		return new DistributedLockException("Could not " + action + " lock '" + key + "': Redis returned "
 				+ ((result != null) ? "an unexpected " + result.getClass().getSimpleName() : "no result"));
-	}
-
-	/** Whether Redis answered NOSCRIPT: it does not know the script's SHA1 (see the EVALSHA documentation). */
-	private static boolean isNoScript(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
-			String message = cause.getMessage();
-			if (message != null && message.contains("NOSCRIPT")) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/**
@@ -224,7 +238,7 @@ final class ScriptExecutor {
 	}
 
 	/**
-	 * One script to run in a pipeline ({@link #runAll(List)}).
+	 * One script to run in a pipeline ({@link #runAllAsync(List)}).
 	 * @param script the script
 	 * @param redisKey its one key
 	 * @param action what it does, for the error message

@@ -114,7 +114,7 @@ final class ShutdownGrace {
 	}
 
 	static String describe(Hold hold) {
-		return "'" + hold.id.key() + "' (" + hold.id.type() + ", held by thread '" + hold.thread.getName() + "')";
+		return "'" + hold.id.key() + "' (" + hold.id.type() + ", held by " + hold.holder() + ")";
 	}
 
 }

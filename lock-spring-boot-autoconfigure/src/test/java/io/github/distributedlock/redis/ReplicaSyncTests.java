@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -254,8 +255,8 @@ class ReplicaSyncTests {
 					lock.unlock();
 				}
 			});
-			// interrupted while it sleeps between tries (one during a Redis command fails lock() as it is)
-			await().atMost(Duration.ofSeconds(5)).until(() -> queuedInRedis() && sleepsUntilWoken(waiterThread.get()));
+			// interrupted while it waits for the acquisition
+			await().atMost(Duration.ofSeconds(5)).until(() -> queuedInRedis() && waitsForTheLock(waiterThread.get()));
 			waiterThread.get().interrupt();
 		}
 		Seen seen = waiter.get(20, TimeUnit.SECONDS);
@@ -263,11 +264,10 @@ class ReplicaSyncTests {
 		assertThat(seen.token()).as("interrupted").isEqualTo(1);
 	}
 
-	/** Whether a thread waits for a release notification (not in a Redis command). */
-	private static boolean sleepsUntilWoken(Thread thread) {
-		return Arrays.stream(thread.getStackTrace())
-			.anyMatch((frame) -> frame.getClassName().equals(ReleaseNotifications.Waiter.class.getName())
-					&& frame.getMethodName().equals("await"));
+	/** Whether a thread is parked waiting for its acquisition to complete. */
+	private static boolean waitsForTheLock(Thread thread) {
+		return thread.getState() == Thread.State.WAITING && Arrays.stream(thread.getStackTrace())
+			.anyMatch((frame) -> frame.getClassName().equals(CompletableFuture.class.getName()));
 	}
 
 	private boolean queuedInRedis() {

@@ -1,0 +1,263 @@
+package io.github.distributedlock.redis;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.redis.Hold.HoldId;
+import io.github.distributedlock.redis.LocalQueue.Turn;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One request for a lock, from start to hold: re-enters the owner's hold, or acquires anew: a read lock in
+ * Redis; an exclusive lock through the owner's turn in the local queue, then from a hand-over or in Redis;
+ * with replica sync, confirmed by the replicas or undone and tried again. Each step starts the next when it
+ * ends, on whichever thread ended it: no thread waits. {@link #cancel()} ends a wait early.
+ */
+final class Acquisition {
+
+	private final CompletableFuture<@Nullable Hold> result = new CompletableFuture<>();
+
+	private final HoldAcquirer acquirer;
+
+	private final HoldId id;
+
+	private final String redisKey;
+
+	private final String owner;
+
+	private final @Nullable Thread thread;
+
+	private final long leaseMillis;
+
+	private final boolean autoRenew;
+
+	private final long holdAtLeastNanos;
+
+	private final boolean tryOnce;
+
+	private final long deadline;
+
+	private volatile boolean cancelled;
+
+	/** Ends the step that waits now, if one does: a turn in the local queue, or a wait in Redis. */
+	private volatile @Nullable Runnable waitingStep;
+
+	Acquisition(HoldAcquirer acquirer, HoldId id, String redisKey, String owner, @Nullable Thread thread,
+			long leaseMillis, boolean autoRenew, long holdAtLeastNanos, boolean tryOnce, long deadline) {
+		this.acquirer = acquirer;
+		this.id = id;
+		this.redisKey = redisKey;
+		this.owner = owner;
+		this.thread = thread;
+		this.leaseMillis = leaseMillis;
+		this.autoRenew = autoRenew;
+		this.holdAtLeastNanos = holdAtLeastNanos;
+		this.tryOnce = tryOnce;
+		this.deadline = deadline;
+	}
+
+	/**
+	 * Returns the outcome.
+	 * @return completes with the hold (new, or re-entered), or {@code null} if the deadline passed first or it
+	 * was {@linkplain #cancel() cancelled}; fails with a {@link io.github.distributedlock.core.LockLostException}
+	 * if a re-entry finds the lock lost, an {@link IllegalMonitorStateException} for an upgrade (write while
+	 * holding read), an {@link IllegalStateException} if the key is a lock of the other kind, a
+	 * {@link DistributedLockException} if Redis could not be reached
+	 */
+	CompletableFuture<@Nullable Hold> result() {
+		return this.result;
+	}
+
+	/**
+	 * Gives up: a wait ends within a round trip and the result completes with {@code null}, unless the lock was
+	 * acquired meanwhile (a try in flight, a grant, a hand-over), which then wins and completes the result with
+	 * the hold.
+	 */
+	void cancel() {
+		this.cancelled = true;
+		Runnable step = this.waitingStep;
+		if (step != null) {
+			step.run();
+		}
+	}
+
+	/**
+	 * Tells whether {@link #cancel()} was called.
+	 * @return {@code true} once cancelled
+	 */
+	boolean isCancelled() {
+		return this.cancelled;
+	}
+
+	void start() {
+		try {
+			Hold held = this.acquirer.holds.get(this.id);
+			if (held != null) {
+				this.acquirer.reenter(held, this.leaseMillis).whenComplete((reentered, ex) -> guard(() -> {
+					if (ex != null) {
+						throw ScriptExecutor.unwrap(ex);
+					}
+					if (reentered) {
+						finish(held);
+					}
+					else {
+						acquireNew();
+					}
+				}));
+				return;
+			}
+			if (this.id.type() == LockType.WRITE
+					&& this.acquirer.holds.containsKey(new HoldId(this.id.key(), LockType.READ, this.id.owner()))) {
+				throw WaitingAcquirer.upgradeRefused(this.id.key());
+			}
+			acquireNew();
+		}
+		catch (RuntimeException ex) {
+			this.result.completeExceptionally(ex);
+		}
+	}
+
+	/**
+	 * Acquires a lock the owner does not hold: a read lock in Redis; an exclusive lock through the local queue,
+	 * from a hand-over or in Redis.
+	 */
+	private void acquireNew() {
+		if (this.id.type() == LockType.READ) {
+			waitInRedis(null, false);
+			return;
+		}
+		// exclusive locks: owners of this client queue locally, so only the head of the queue talks to Redis
+		LocalQueue queue = this.acquirer.queues.join(this.redisKey, this.id.type());
+		LocalQueue.Waiter waiter = queue.take(this.owner, this.leaseMillis, this.tryOnce, this.deadline);
+		CompletableFuture<Turn> turn = waiter.turn();
+		if (turn.isDone()) {
+			onTurn(queue, turn.join());
+			return;
+		}
+		this.waitingStep = () -> queue.cancel(waiter);
+		if (this.cancelled) {
+			queue.cancel(waiter);
+		}
+		turn.thenAccept((given) -> resume(() -> onTurn(queue, given)));
+	}
+
+	private void onTurn(LocalQueue queue, Turn turn) {
+		this.waitingStep = null;
+		if (turn == Turn.TIMED_OUT || turn == Turn.CANCELLED) {
+			leave(queue, false);
+			this.result.complete(null);
+		}
+		else if (turn.handedOver()) {
+			acquired(queue, true, turn.handedOverAt(), turn.token());
+		}
+		else {
+			waitInRedis(queue, turn == Turn.HEAD);
+		}
+	}
+
+	private void waitInRedis(@Nullable LocalQueue queue, boolean head) {
+		WaitingAcquirer.Wait wait;
+		try {
+			wait = this.acquirer.waiting.acquire(this.id.type(), this.id.key(), this.redisKey, this.owner,
+					this.leaseMillis, this.tryOnce, this.deadline);
+		}
+		catch (RuntimeException ex) {
+			leave(queue, head);
+			throw ex;
+		}
+		this.waitingStep = wait::cancel;
+		if (this.cancelled) {
+			wait.cancel();
+		}
+		wait.result().whenComplete((acquired, ex) -> guard(() -> {
+			this.waitingStep = null;
+			if (ex != null || acquired == null) {
+				leave(queue, head);
+				if (ex != null) {
+					throw ScriptExecutor.unwrap(ex);
+				}
+				this.result.complete(null);
+			}
+			else {
+				acquired(queue, head, acquired.sentAt(), acquired.token());
+			}
+		}));
+	}
+
+	/** Records the new hold, and confirms it with the replicas if replica sync is on. */
+	private void acquired(@Nullable LocalQueue queue, boolean head, long sentAt, long token) {
+		Hold hold = this.acquirer.onAcquired(this.id, this.redisKey, this.owner, this.thread, this.leaseMillis,
+				this.autoRenew, sentAt, token);
+		if (queue != null) {
+			hold.queue = queue;
+			hold.queueHead = head;
+			if (head && !hold.autoRenew) {
+				// a hard lease: local waiters stop waiting for this holder when its lease ends
+				queue.holderDeadline(hold.confirmedUntil);
+			}
+		}
+		ReplicaSync replicaSync = this.acquirer.replicaSync;
+		if (replicaSync == null) {
+			finish(hold);
+			return;
+		}
+		// replica sync: an acquisition too few replicas acknowledged is undone and tried again
+		replicaSync.confirm(hold, this.acquirer.background).thenAccept((confirmed) -> guard(() -> {
+			if (confirmed) {
+				finish(hold);
+				return;
+			}
+			this.acquirer.releaser.undo(hold).thenRun(() -> guard(() -> {
+				if (this.tryOnce || this.cancelled || this.deadline - System.nanoTime() <= 0) {
+					this.result.complete(null);
+				}
+				else {
+					acquireNew();
+				}
+			}));
+		}));
+	}
+
+	private void finish(Hold hold) {
+		// counted from now, when the acquisition is known to have happened: the lock is then held at least that long
+		hold.holdAtLeast(System.nanoTime(), this.holdAtLeastNanos);
+		this.result.complete(hold);
+	}
+
+	/** Leaves the local queue of a lock not acquired; as its head, passes the head on. */
+	private void leave(@Nullable LocalQueue queue, boolean head) {
+		if (queue != null) {
+			if (head) {
+				queue.leave(null);
+			}
+			this.acquirer.queues.leave(this.redisKey, this.id.type());
+		}
+	}
+
+	/**
+	 * Runs the step after a turn: on the thread that gave the turn when scripts do not block, on a thread of its
+	 * own when they do (a releasing owner, the timer must not wait for Redis).
+	 */
+	private void resume(Runnable step) {
+		try {
+			this.acquirer.resume.execute(() -> guard(step));
+		}
+		catch (RejectedExecutionException ex) {
+			this.result.completeExceptionally(
+					new DistributedLockException("This lock client is closed (the application is shutting down)"));
+		}
+	}
+
+	/** Runs a step; a failure ends the acquisition with it, so that its result always completes. */
+	private void guard(Runnable step) {
+		try {
+			step.run();
+		}
+		catch (RuntimeException | Error ex) {
+			this.result.completeExceptionally(ex);
+		}
+	}
+
+}

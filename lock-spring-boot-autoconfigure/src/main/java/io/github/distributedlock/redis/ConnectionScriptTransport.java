@@ -1,0 +1,116 @@
+package io.github.distributedlock.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisPipelineException;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Runs the lock scripts on a connection of the factory, blocking the calling thread for the round trip: for
+ * clients without an asynchronous API (Jedis), or Lettuce without a shared native connection. Straight on the
+ * connection rather than through a {@code RedisTemplate}, whose script executor proxies the connection and
+ * serializes through converters: that took more memory per lock+unlock pair than the lock itself (JFR
+ * allocation samples). Its futures are complete when returned. Thread-safe.
+ */
+final class ConnectionScriptTransport implements ScriptTransport {
+
+	private final RedisConnectionFactory connectionFactory;
+
+	ConnectionScriptTransport(RedisConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+	}
+
+	@Override
+	public CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, byte[][] keysAndArgs) {
+		// a pending interrupt would make the client abandon the command and, for a release, leave the lock held
+		// by nobody until its lease ends: the flag is kept for the caller instead
+		boolean interrupted = Thread.interrupted();
+		try {
+			return CompletableFuture.completedFuture(eval(script, multi ? ReturnType.MULTI : ReturnType.INTEGER,
+					sendText, keysAndArgs));
+		}
+		catch (DataAccessException | IllegalStateException ex) {
+			// IllegalStateException: the connection factory is stopped (the application is shutting down)
+			return CompletableFuture.failedFuture(ex);
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	private @Nullable Object eval(RedisScript<?> script, ReturnType type, boolean sendText, byte[][] keysAndArgs) {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			try {
+				if (sendText) {
+					return connection.scriptingCommands().eval(text(script), type, 1, keysAndArgs);
+				}
+				return connection.scriptingCommands().evalSha(script.getSha1(), type, 1, keysAndArgs);
+			}
+			catch (DataAccessException ex) {
+				if (!ScriptTransport.isNoScript(ex)) {
+					throw ex;
+				}
+				return connection.scriptingCommands().eval(text(script), type, 1, keysAndArgs);
+			}
+		}
+	}
+
+	@Override
+	public CompletableFuture<List<Object>> evalAll(List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs) {
+		List<Object> results;
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.openPipeline();
+			for (int i = 0; i < scripts.size(); i++) {
+				connection.scriptingCommands()
+					.evalSha(scripts.get(i).getSha1(), ReturnType.INTEGER, 1, keysAndArgs.get(i));
+			}
+			try {
+				results = connection.closePipeline();
+			}
+			catch (RedisPipelineException ex) {
+				// some calls failed: the others' results are still there, the failures in their places
+				results = ex.getPipelineResult();
+			}
+		}
+		catch (DataAccessException | IllegalStateException ex) {
+			List<Object> failed = new ArrayList<>(scripts.size());
+			scripts.forEach((script) -> failed.add(ex));
+			return CompletableFuture.completedFuture(failed);
+		}
+		List<Object> outcomes = new ArrayList<>(scripts.size());
+		for (int i = 0; i < scripts.size(); i++) {
+			Object result = (i < results.size()) ? results.get(i) : null;
+			if (result instanceof Long || (result instanceof Throwable failure && !ScriptTransport.isNoScript(failure))) {
+				outcomes.add(result);
+			}
+			else {
+				// NOSCRIPT (or no reply): once more on its own, sending the script
+				outcomes.add(eval(scripts.get(i), false, false, keysAndArgs.get(i))
+					.handle((reply, ex) -> (ex != null) ? ex : reply)
+					.join());
+			}
+		}
+		return CompletableFuture.completedFuture(outcomes);
+	}
+
+	@Override
+	public boolean isBlocking() {
+		return true;
+	}
+
+	private static byte[] text(RedisScript<?> script) {
+		return script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
+	}
+
+}

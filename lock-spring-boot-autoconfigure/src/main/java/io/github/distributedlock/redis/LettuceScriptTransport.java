@@ -1,0 +1,106 @@
+package io.github.distributedlock.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * Sends the lock scripts with Lettuce's asynchronous API on the connection factory's shared native connection
+ * (a cluster connection in Redis Cluster, which routes each script to the primary of its key's slot): no thread
+ * waits for a reply, which completes the future on Lettuce's I/O thread. Commands time out after the
+ * connection's command timeout ({@code spring.data.redis.timeout}), as Lettuce's timeout options (on by default)
+ * make them. Scripts sent one after another are pipelined by Lettuce. Thread-safe.
+ */
+final class LettuceScriptTransport implements ScriptTransport {
+
+	private static final byte[][] NO_ARGS = new byte[0][];
+
+	private final LettuceConnectionFactory connectionFactory;
+
+	LettuceScriptTransport(LettuceConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+	}
+
+	@Override
+	public CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, byte[][] keysAndArgs) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands;
+		try {
+			commands = commands();
+		}
+		catch (RuntimeException ex) {
+			// a stopped factory (IllegalStateException) or a failed connect
+			return CompletableFuture.failedFuture(ex);
+		}
+		return eval(commands, script, multi ? ScriptOutputType.MULTI : ScriptOutputType.INTEGER, sendText,
+				keysAndArgs);
+	}
+
+	private static CompletableFuture<Object> eval(RedisClusterAsyncCommands<byte[], byte[]> commands,
+			RedisScript<?> script, ScriptOutputType type, boolean sendText, byte[][] keysAndArgs) {
+		byte[][] keys = { keysAndArgs[0] };
+		byte[][] args = (keysAndArgs.length > 1) ? Arrays.copyOfRange(keysAndArgs, 1, keysAndArgs.length) : NO_ARGS;
+		if (sendText) {
+			return commands.<Object>eval(text(script), type, keys, args).toCompletableFuture();
+		}
+		return commands.<Object>evalsha(script.getSha1(), type, keys, args)
+			.toCompletableFuture()
+			.exceptionallyCompose((ex) -> ScriptTransport.isNoScript(ex)
+					? commands.<Object>eval(text(script), type, keys, args).toCompletableFuture()
+					: CompletableFuture.failedFuture(ex));
+	}
+
+	@Override
+	public CompletableFuture<List<Object>> evalAll(List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs) {
+		RedisClusterAsyncCommands<byte[], byte[]> commands;
+		try {
+			commands = commands();
+		}
+		catch (RuntimeException ex) {
+			List<Object> failed = new ArrayList<>(scripts.size());
+			scripts.forEach((script) -> failed.add(ex));
+			return CompletableFuture.completedFuture(failed);
+		}
+		// sent back to back without waiting: Lettuce writes them as one pipeline and matches replies in order
+		List<CompletableFuture<Object>> replies = new ArrayList<>(scripts.size());
+		for (int i = 0; i < scripts.size(); i++) {
+			replies.add(eval(commands, scripts.get(i), ScriptOutputType.INTEGER, false, keysAndArgs.get(i))
+				.handle((reply, ex) -> (ex != null) ? ex : reply));
+		}
+		return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).thenApply((done) -> {
+			List<Object> results = new ArrayList<>(replies.size());
+			replies.forEach((reply) -> results.add(reply.join()));
+			return results;
+		});
+	}
+
+	@Override
+	public boolean isBlocking() {
+		return false;
+	}
+
+	/**
+	 * The asynchronous commands of the factory's shared connection, which the factory may have made anew
+	 * (after a reset), so asked for each time. Closing the factory's connection wrapper leaves the shared
+	 * connection open.
+	 */
+	@SuppressWarnings("unchecked")
+	private RedisClusterAsyncCommands<byte[], byte[]> commands() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			return (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+		}
+	}
+
+	private static byte[] text(RedisScript<?> script) {
+		return script.getScriptAsString().getBytes(StandardCharsets.UTF_8);
+	}
+
+}

@@ -1,0 +1,76 @@
+package io.github.distributedlock.redis;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
+
+/**
+ * How the lock scripts reach Redis: {@link LettuceScriptTransport} sends them on Lettuce's shared connection
+ * without blocking a thread; {@link ConnectionScriptTransport} runs them on a connection of the factory and
+ * blocks the calling thread for the round trip (Jedis, or Lettuce without a shared connection). Each runs a
+ * script with EVALSHA and falls back to EVAL when Redis does not know it (NOSCRIPT: after a restart or
+ * {@code SCRIPT FLUSH}; see the EVALSHA documentation). Thread-safe.
+ */
+interface ScriptTransport {
+
+	/**
+	 * Runs a script on one key.
+	 * @param script the script
+	 * @param multi whether it returns a list ({@code false}: an integer)
+	 * @param sendText whether to send its text (EVAL) rather than its SHA1 (see {@link ScriptExecutor#runText})
+	 * @param keysAndArgs the key, then the arguments
+	 * @return its reply ({@code Long}, or a {@code List} of {@code Long} and {@code byte[]}); completed
+	 * exceptionally with the client's own exception if Redis could not run it
+	 */
+	CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, byte[][] keysAndArgs);
+
+	/**
+	 * Runs integer scripts, each on its own key, pipelined: one round trip for all of them.
+	 * @param scripts the scripts
+	 * @param keysAndArgs for each script, its key and then its arguments
+	 * @return for each script, in order, its {@code Long} reply or the {@code Throwable} it failed with; the
+	 * future itself does not fail
+	 */
+	CompletableFuture<List<Object>> evalAll(List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs);
+
+	/**
+	 * Tells whether {@link #eval} blocks its caller for the round trip (and so completes its future before it
+	 * returns): then code resumed by a timer or a notification must run its scripts on a thread of its own.
+	 * @return {@code true} for a blocking client
+	 */
+	boolean isBlocking();
+
+	/**
+	 * Picks the transport for a connection factory: asynchronous on Lettuce with a shared native connection
+	 * (Spring Data Redis's default), blocking otherwise.
+	 * @param connectionFactory the factory
+	 * @return the transport
+	 */
+	static ScriptTransport of(RedisConnectionFactory connectionFactory) {
+		if (ClassUtils.isPresent("io.lettuce.core.RedisClient", ScriptTransport.class.getClassLoader())
+				&& connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.getShareNativeConnection()) {
+			return new LettuceScriptTransport(lettuce);
+		}
+		return new ConnectionScriptTransport(connectionFactory);
+	}
+
+	/**
+	 * Whether Redis answered NOSCRIPT: it does not know the script's SHA1.
+	 * @param ex a failure
+	 * @return {@code true} if it or one of its causes says NOSCRIPT
+	 */
+	static boolean isNoScript(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			String message = cause.getMessage();
+			if (message != null && message.contains("NOSCRIPT")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}
