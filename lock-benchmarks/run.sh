@@ -7,6 +7,11 @@
 # BENCH_REPORT=<file> writes the report there instead of RESULTS.md.
 # `run.sh readers [N...]` instead runs ManyReadersBenchmark (N readers of one read/write lock, default 10 100 1000
 # 5000) and writes its table to lock-benchmarks/target/many-readers.md.
+# `run.sh many-locks [N...]` runs W7, ManyLocksBenchmark (one JVM holds N auto-renewed locks for 60 s; default
+# 10000 50000), each peer in a JVM of its own on a fresh redis-server, the peers in alternating order per N, and
+# writes its table to lock-benchmarks/target/many-locks.md; BENCH_MANY_SECONDS=10 shortens the hold (smoke run).
+# BENCH_MAX_LOAD=1.5 makes every run first wait (up to 20 minutes, polling every minute) for the 1-minute load
+# average to fall under it; the load seen is printed either way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,12 +19,48 @@ cd "$(dirname "$0")/.."
 
 ./mvnw -q -B -pl lock-benchmarks -am package -DskipTests
 classpath="lock-benchmarks/target/classes:$(cat lock-benchmarks/target/classpath.txt)"
+
+# Prints the 1-minute load average and, with BENCH_MAX_LOAD, waits for it to fall under that first.
+wait_for_quiet() {
+  local load waited=0
+  load=$(cut -d' ' -f1 /proc/loadavg)
+  while [ -n "${BENCH_MAX_LOAD:-}" ] && awk -v l="$load" -v m="$BENCH_MAX_LOAD" 'BEGIN { exit !(l > m) }' \
+      && [ "$waited" -lt 20 ]; do
+    echo "load average $load > $BENCH_MAX_LOAD: waiting a minute ($waited of 20)"
+    sleep 60
+    waited=$((waited + 1))
+    load=$(cut -d' ' -f1 /proc/loadavg)
+  done
+  echo "load average before the run: $load ($(uptime))"
+}
+
+if [ "${1:-}" = many-locks ]; then
+  shift
+  report=lock-benchmarks/target/many-locks.md
+  rm -f "$report"
+  peers=(ours redisson)
+  counts=("$@")
+  [ ${#counts[@]} -gt 0 ] || counts=(10000 50000)
+  for n in "${counts[@]}"; do
+    for peer in "${peers[@]}"; do
+      stop_redis
+      start_redis
+      wait_for_quiet
+      java -cp "$classpath" -Xmx2g -Dbench.redis.port="$port" -Dbench.many.seconds="${BENCH_MANY_SECONDS:-60}" \
+        -Dbench.many.report="$report" io.github.distributedlock.benchmarks.ManyLocksBenchmark "$peer" "$n"
+    done
+    peers=("${peers[1]}" "${peers[0]}")
+  done
+  cat "$report"
+  exit
+fi
 if [ "${1:-}" = readers ]; then
   shift
   java -cp "$classpath" -Xmx2g -Dbench.redis.port="$port" -Dbench.readers.report=lock-benchmarks/target/many-readers.md \
     io.github.distributedlock.benchmarks.ManyReadersBenchmark "$@"
   exit
 fi
+wait_for_quiet
 java -cp "$classpath" \
   -Dbench.redis.port="$port" -Dbench.quick="${BENCH_QUICK:-false}" -Dbench.rounds="${BENCH_ROUNDS:-}" \
   -Dbench.workloads="${BENCH_WORKLOADS:-}" -Dbench.peers="${BENCH_PEERS:-}" \
