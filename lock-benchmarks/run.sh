@@ -10,6 +10,8 @@
 # `run.sh many-locks [N...]` runs W7, ManyLocksBenchmark (one JVM holds N auto-renewed locks for 60 s; default
 # 10000 50000), each peer in a JVM of its own on a fresh redis-server, the peers in alternating order per N, and
 # writes its table to lock-benchmarks/target/many-locks.md; BENCH_MANY_SECONDS=10 shortens the hold (smoke run).
+# `run.sh reactive-wait [N]` runs W8, ReactiveWaitBenchmark (N concurrent reactive acquisitions of one key,
+# default 1000; BENCH_REACTIVE_ROUNDS rounds per peer, default 5) and writes lock-benchmarks/target/reactive-wait.md.
 # BENCH_MAX_LOAD=1.5 makes every run first wait (up to 20 minutes, polling every minute) for the 1-minute load
 # average to fall under it; the load seen is printed either way.
 set -euo pipefail
@@ -52,6 +54,14 @@ if [ "${1:-}" = many-locks ]; then
     peers=("${peers[1]}" "${peers[0]}")
   done
   cat "$report"
+  exit
+fi
+if [ "${1:-}" = reactive-wait ]; then
+  shift
+  wait_for_quiet
+  java -cp "$classpath" -Xmx1g -Dbench.redis.port="$port" -Dbench.reactive.rounds="${BENCH_REACTIVE_ROUNDS:-5}" \
+    -Dbench.reactive.report=lock-benchmarks/target/reactive-wait.md \
+    io.github.distributedlock.benchmarks.ReactiveWaitBenchmark "$@"
   exit
 fi
 if [ "${1:-}" = readers ]; then
