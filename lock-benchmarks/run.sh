@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 
 . lock-benchmarks/redis-server.sh
 
-./mvnw -q -B -pl lock-benchmarks -am package -DskipTests
+./mvnw -q -B -pl lock-benchmarks -am package -DskipTests -Dmaven.javadoc.skip=true
 classpath="lock-benchmarks/target/classes:$(cat lock-benchmarks/target/classpath.txt)"
 
 # Prints the 1-minute load average and, with BENCH_MAX_LOAD, waits for it to fall under that first.

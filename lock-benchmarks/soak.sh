@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 . lock-benchmarks/redis-server.sh
 
-./mvnw -q -B -pl lock-benchmarks -am package -DskipTests
+./mvnw -q -B -pl lock-benchmarks -am package -DskipTests -Dmaven.javadoc.skip=true
 java -cp "lock-benchmarks/target/classes:$(cat lock-benchmarks/target/classpath.txt)" \
   -Dsoak.redis.port="$port" -Dsoak.minutes="${SOAK_MINUTES:-10}" -Dsoak.kill.seconds="${SOAK_KILL_SECONDS:-60}" \
   io.github.distributedlock.benchmarks.SoakRunner
