@@ -9,7 +9,8 @@
 # 5000) and writes its table to lock-benchmarks/target/many-readers.md.
 # `run.sh many-locks [N...]` runs W7, ManyLocksBenchmark (one JVM holds N auto-renewed locks for 60 s; default
 # 10000 50000), each peer in a JVM of its own on a fresh redis-server, the peers in alternating order per N, and
-# writes its table to lock-benchmarks/target/many-locks.md; BENCH_MANY_SECONDS=10 shortens the hold (smoke run).
+# writes its table to lock-benchmarks/target/many-locks.md; BENCH_MANY_SECONDS=10 shortens the hold (smoke run),
+# BENCH_PEERS=redisson-after-churn runs Redisson after 500 watchdog lock+unlock pairs (see RedissonHolder).
 # `run.sh reactive-wait [N]` runs W8, ReactiveWaitBenchmark (N concurrent reactive acquisitions of one key,
 # default 1000; BENCH_REACTIVE_ROUNDS rounds per peer, default 5) and writes lock-benchmarks/target/reactive-wait.md.
 # BENCH_MAX_LOAD=1.5 makes every run first wait (up to 20 minutes, polling every minute) for the 1-minute load
@@ -40,7 +41,8 @@ if [ "${1:-}" = many-locks ]; then
   shift
   report=lock-benchmarks/target/many-locks.md
   rm -f "$report"
-  peers=(ours redisson)
+  peers=(${BENCH_PEERS:+${BENCH_PEERS//,/ }})
+  [ ${#peers[@]} -gt 0 ] || peers=(ours redisson)
   counts=("$@")
   [ ${#counts[@]} -gt 0 ] || counts=(10000 50000)
   for n in "${counts[@]}"; do
@@ -51,7 +53,7 @@ if [ "${1:-}" = many-locks ]; then
       java -cp "$classpath" -Xmx2g -Dbench.redis.port="$port" -Dbench.many.seconds="${BENCH_MANY_SECONDS:-60}" \
         -Dbench.many.report="$report" io.github.distributedlock.benchmarks.ManyLocksBenchmark "$peer" "$n"
     done
-    peers=("${peers[1]}" "${peers[0]}")
+    peers=($(printf '%s\n' "${peers[@]}" | tac))
   done
   cat "$report"
   exit
