@@ -5,12 +5,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import io.github.distributedlock.annotation.OnLockFailure;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockCallback;
 import io.github.distributedlock.core.LockDefinition;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
@@ -29,7 +32,17 @@ import org.springframework.expression.EvaluationException;
 /**
  * Runs {@code @DistributedLock} methods under their lock: evaluates the key, acquires through the
  * {@link DistributedLockTemplate}, proceeds, and releases in a {@code finally}. The method's own exception
- * always propagates unchanged.
+ * always propagates unchanged. How long the lock is held follows the method's return type:
+ * <ul>
+ * <li>a plain value: while the method runs;</li>
+ * <li>{@code CompletionStage} or {@code CompletableFuture}: from before the method runs until the stage it
+ * returns completes ({@link DistributedLockTemplate#executeAllAsync}); each call is an owner of its own, a
+ * failure to acquire is a failed stage ({@code THROW}) or a stage completed with {@code null} ({@code SKIP});</li>
+ * <li>Reactor's {@code Mono} or {@code Flux}: from the subscription, without blocking a thread, until it ends
+ * ({@code ReactiveDistributedLockTemplate}); the method runs at the subscription, once the lock is held; not
+ * acquired is an error ({@code THROW}) or empty ({@code SKIP}).</li>
+ * </ul>
+ * For those that complete later, a key expression that fails is a failed result too, not an exception.
  * <p>
  * The annotation is resolved and checked once per method and target class by a {@link LockOperationSource}
  * (usually already at startup, by the {@link LockAnnotationValidator}); each call only evaluates the key
@@ -52,6 +65,9 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 	private final LockKeyEvaluator evaluator = new LockKeyEvaluator();
 
 	private @Nullable BeanResolver beanResolver;
+
+	/** Supplies the {@code ReactiveDistributedLockTemplate}, or {@code null} where there is none. */
+	private Supplier<?> reactiveTemplate = () -> null;
 
 	/**
 	 * Creates an interceptor on a template, with an operation source of its own.
@@ -95,6 +111,16 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 		this.beanResolver = new BeanFactoryResolver(beanFactory);
 	}
 
+	/**
+	 * Sets where the template for methods returning {@code Mono} or {@code Flux} comes from; without one they
+	 * fail (and the {@link LockAnnotationValidator} fails the startup).
+	 * @param reactiveTemplate supplies the {@code ReactiveDistributedLockTemplate}, or {@code null} if there is
+	 * none; typed loosely so that this class does not need Reactor
+	 */
+	public void setReactiveTemplate(Supplier<?> reactiveTemplate) {
+		this.reactiveTemplate = Objects.requireNonNull(reactiveTemplate, "reactiveTemplate must not be null");
+	}
+
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Method method = invocation.getMethod();
@@ -104,6 +130,9 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 		if (operation == null) {
 			return invocation.proceed();
 		}
+		if (operation.returnKind().isDeferred()) {
+			return invokeDeferred(invocation, operation, target, targetClass);
+		}
 		List<LockDefinition> definitions = definitions(operation, invocation.getArguments(), target, targetClass);
 		DistributedLockTemplate lockTemplate = this.template.get();
 		if (operation.onFailure() == OnLockFailure.SKIP) {
@@ -111,6 +140,33 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 					() -> skipped(operation, definitions, lockTemplate));
 		}
 		return lockTemplate.executeAll(definitions, invocation::proceed);
+	}
+
+	/** A method whose result completes later: the lock is held until it does. */
+	@SuppressWarnings("unchecked")
+	private Object invokeDeferred(MethodInvocation invocation, LockOperation operation, @Nullable Object target,
+			Class<?> targetClass) {
+		List<LockDefinition> definitions;
+		try {
+			definitions = definitions(operation, invocation.getArguments(), target, targetClass);
+		}
+		catch (RuntimeException ex) {
+			return operation.returnKind().isReactive() ? ReactiveLockInvoker.failed(operation, ex)
+					: CompletableFuture.failedFuture(ex);
+		}
+		DistributedLockTemplate lockTemplate = this.template.get();
+		if (operation.returnKind().isReactive()) {
+			return ReactiveLockInvoker.invoke(this.reactiveTemplate.get(), operation, definitions, invocation,
+					() -> skipped(operation, definitions, lockTemplate));
+		}
+		LockCallback<CompletionStage<Object>> action = () -> (CompletionStage<Object>) invocation.proceed();
+		if (operation.onFailure() == OnLockFailure.SKIP) {
+			return lockTemplate.tryExecuteAllAsync(definitions, action, () -> {
+				skipped(operation, definitions, lockTemplate);
+				return null;
+			});
+		}
+		return lockTemplate.executeAllAsync(definitions, action);
 	}
 
 	private static @Nullable Object skipped(LockOperation operation, List<LockDefinition> definitions,

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 
 import io.github.distributedlock.annotation.DistributedLock;
+import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -33,19 +34,18 @@ import org.springframework.util.ReflectionUtils;
  * {@link LockOperationSource}, which keeps what it resolved for the interceptor.
  * <p>
  * Beans are not created for this: a bean not created yet ({@code @Lazy}, other scopes) is checked by its
- * predicted type, a created one by the class behind its proxy. Infrastructure beans are skipped. Logged at
- * WARN: a method whose return type completes later ({@link CompletionStage}, Reactor's {@code Mono} and
- * {@code Flux}), as its lock is held only until the method returns, not until the result completes; and a
- * private or static method, which no proxy reaches, so it is never locked.
+ * predicted type, a created one by the class behind its proxy. Infrastructure beans are skipped. A method that
+ * returns Reactor's {@code Mono} or {@code Flux} needs a {@code ReactiveDistributedLockTemplate} bean (Reactor
+ * and a reactive Redis connection, as Lettuce has; not Jedis): without one the startup fails. Logged at WARN: a
+ * method whose return type completes later but is neither a {@link CompletionStage}/{@code CompletableFuture}
+ * nor a {@code Mono}/{@code Flux} (its lock is held only until the method returns), and a private or static
+ * method, which no proxy reaches, so it is never locked.
  * <p>
  * Runs once per context; its results are safe to read from any thread afterwards.
  */
 public class LockAnnotationValidator implements SmartInitializingSingleton, BeanFactoryAware {
 
 	private static final Log logger = LogFactory.getLog(LockAnnotationValidator.class);
-
-	private static final String[] DEFERRED_TYPE_NAMES = { "reactor.core.publisher.Mono",
-			"reactor.core.publisher.Flux" };
 
 	private final LockOperationSource operationSource;
 
@@ -136,7 +136,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 				throw ex.forBean(beanName);
 			}
 			if (operation != null && found.putIfAbsent(operation.description(), operation) == null) {
-				warnIfCompletedLater(beanName, operation);
+				checkReturnKind(beanName, operation);
 			}
 		}
 	}
@@ -147,24 +147,28 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 				+ "') is never locked: only calls through the bean's proxy are, and they cannot reach it");
 	}
 
-	private static void warnIfCompletedLater(String beanName, LockOperation operation) {
+	private void checkReturnKind(String beanName, LockOperation operation) {
+		ReturnKind kind = operation.returnKind();
 		Class<?> returnType = operation.method().getReturnType();
-		if (CompletionStage.class.isAssignableFrom(returnType) || isDeferredByName(returnType)) {
+		if (kind == ReturnKind.UNSUPPORTED_DEFERRED) {
 			logger.warn("@DistributedLock on " + operation.description() + " (bean '" + beanName + "') returns "
 					+ returnType.getSimpleName() + ": the lock is held only until the method returns, not until "
-					+ "the result completes (asynchronous results are not supported yet)");
+					+ "the result completes (held until completion: CompletionStage, CompletableFuture, Mono, Flux)");
+		}
+		else if (kind.isReactive() && !hasReactiveTemplate()) {
+			throw new InvalidLockAnnotationException(operation.description(), "return type",
+					returnType.getSimpleName(),
+					"a " + returnType.getSimpleName() + " is locked without blocking a thread, which needs a "
+							+ "ReactiveDistributedLockTemplate bean, and there is none: it needs a reactive Redis "
+							+ "connection (Lettuce); Jedis (spring.data.redis.client-type=jedis) has none",
+					"Use Lettuce (the starter's default client), or return a plain value or a CompletionStage.", null)
+				.forBean(beanName);
 		}
 	}
 
-	private static boolean isDeferredByName(Class<?> type) {
-		for (Class<?> candidate = type; candidate != null; candidate = candidate.getSuperclass()) {
-			for (String name : DEFERRED_TYPE_NAMES) {
-				if (name.equals(candidate.getName())) {
-					return true;
-				}
-			}
-		}
-		return false;
+	private boolean hasReactiveTemplate() {
+		ConfigurableListableBeanFactory factory = this.beanFactory;
+		return factory != null && factory.getBeanNamesForType(ReactiveDistributedLockTemplate.class, true, false).length > 0;
 	}
 
 	/**

@@ -28,15 +28,17 @@ import org.springframework.expression.Expression;
  * @param autoRenew whether the lease is renewed
  * @param onFailure what to do when not acquired
  * @param holdAtLeast the minimum hold (zero or positive), or {@code null} for none
+ * @param returnKind how the method gives its result, which decides how long the lock is held
  */
 record LockOperation(String description, Method method, AnnotatedElementKey methodKey, String name,
 		List<String> keySources, List<Expression> keys, LockType type, @Nullable Duration lease,
 		@Nullable Duration acquireTimeout, boolean autoRenew, OnLockFailure onFailure,
-		@Nullable Duration holdAtLeast) {
+		@Nullable Duration holdAtLeast, ReturnKind returnKind) {
 
 	/**
-	 * What a skipped call returns: an empty {@link Optional} for methods declared to return one, else
-	 * {@code null}.
+	 * What a skipped call of a method that returns a plain value returns: an empty {@link Optional} for methods
+	 * declared to return one, else {@code null}. (A stage completes with {@code null}, a {@code Mono} or
+	 * {@code Flux} is empty.)
 	 */
 	@Nullable Object skippedResult() {
 		return (this.method.getReturnType() == Optional.class) ? Optional.empty() : null;

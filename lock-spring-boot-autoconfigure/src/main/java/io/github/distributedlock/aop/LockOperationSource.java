@@ -139,7 +139,8 @@ public class LockOperationSource implements BeanFactoryAware {
 					null);
 		}
 		return new LockOperation(description, specificMethod, methodKey, name, keySources, List.copyOf(keys),
-				annotation.type(), lease, acquireTimeout, annotation.autoRenew(), annotation.onFailure(), holdAtLeast);
+				annotation.type(), lease, acquireTimeout, annotation.autoRenew(), annotation.onFailure(), holdAtLeast,
+				ReturnKind.of(returnType));
 	}
 
 	private Expression parseKey(String source, AnnotatedElementKey methodKey, String description) {

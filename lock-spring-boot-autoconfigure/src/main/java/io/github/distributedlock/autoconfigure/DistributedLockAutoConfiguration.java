@@ -9,9 +9,12 @@ import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockClientDecorator;
 import io.github.distributedlock.core.LockLostEventPublisher;
 import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
 import io.github.distributedlock.redis.RedisLockClient;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.config.AopConfigUtils;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
@@ -33,6 +36,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.ClassUtils;
 
 /**
  * Auto-configuration of distributed locks on Redis: a {@link RedisLockClient} on the application's
@@ -108,6 +112,23 @@ public final class DistributedLockAutoConfiguration {
 	@Import(AutoProxyCreatorRegistrar.class)
 	static class DistributedLockAdvisorConfiguration {
 
+		private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+				DistributedLockAdvisorConfiguration.class.getClassLoader());
+
+		/**
+		 * Finds the reactive template; a class of its own, loaded only with Reactor on the class path.
+		 */
+		static final class ReactiveTemplateLookup {
+
+			private ReactiveTemplateLookup() {
+			}
+
+			static @Nullable Object find(ListableBeanFactory beanFactory) {
+				return beanFactory.getBeanProvider(ReactiveDistributedLockTemplate.class).getIfUnique();
+			}
+
+		}
+
 		@Bean
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		@ConditionalOnMissingBean
@@ -119,8 +140,11 @@ public final class DistributedLockAutoConfiguration {
 		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 		@ConditionalOnMissingBean
 		static DistributedLockInterceptor distributedLockInterceptor(ObjectProvider<DistributedLockTemplate> template,
-				LockOperationSource distributedLockOperationSource) {
-			return new DistributedLockInterceptor(template::getObject, distributedLockOperationSource);
+				LockOperationSource distributedLockOperationSource, ListableBeanFactory beanFactory) {
+			DistributedLockInterceptor interceptor = new DistributedLockInterceptor(template::getObject,
+					distributedLockOperationSource);
+			interceptor.setReactiveTemplate(() -> REACTOR_PRESENT ? ReactiveTemplateLookup.find(beanFactory) : null);
+			return interceptor;
 		}
 
 		@Bean

@@ -121,7 +121,7 @@ final class AsyncLockedRun {
 	 * failures are added to it as suppressed and the result completes normally; otherwise it fails with the
 	 * first release failure, the others suppressed.
 	 */
-	private static CompletableFuture<Void> release(List<LockHandle> held, @Nullable Throwable primary) {
+	static CompletableFuture<Void> release(List<LockHandle> held, @Nullable Throwable primary) {
 		CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
 		Throwable[] first = { null };
 		Throwable target = (primary != null) ? unwrap(primary) : null;

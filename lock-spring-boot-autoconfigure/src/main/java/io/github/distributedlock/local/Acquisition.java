@@ -11,12 +11,12 @@ import io.github.distributedlock.annotation.LockType;
  * @param storeKey the key in the store: the key prefix followed by {@code key}
  * @param type the lock type
  * @param owner the owner, {@code <client id>:<thread id>}
- * @param threadId the id of the acquiring thread
+ * @param ownerId the owner: the id of the acquiring thread, or a negative number for an owner that is not a thread
  * @param leaseMillis the lease in milliseconds
  * @param autoRenew whether the lease lasts until the release
  * @param holdAtLeastNanos the minimum hold in nanoseconds, 0 for none
  */
-record Acquisition(String key, String storeKey, LockType type, String owner, long threadId, long leaseMillis,
+record Acquisition(String key, String storeKey, LockType type, String owner, long ownerId, long leaseMillis,
 		boolean autoRenew, long holdAtLeastNanos) {
 
 	long leaseNanos() {

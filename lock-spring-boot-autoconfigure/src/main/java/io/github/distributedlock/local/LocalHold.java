@@ -15,11 +15,11 @@ final class LocalHold {
 
 	final LockType type;
 
-	/** The owner: {@code <client id>:<thread id>}. */
+	/** The owner: {@code <client id>:<thread id>}, or {@code <client id>:async-<n>}. */
 	final String owner;
 
-	/** The id of the thread that acquired it. */
-	final long threadId;
+	/** The owner's number: the id of the thread that acquired it, or a negative number for another owner. */
+	final long ownerId;
 
 	final long leaseMillis;
 
@@ -57,7 +57,7 @@ final class LocalHold {
 		this.key = acquisition.key();
 		this.type = acquisition.type();
 		this.owner = acquisition.owner();
-		this.threadId = acquisition.threadId();
+		this.ownerId = acquisition.ownerId();
 		this.leaseMillis = acquisition.leaseMillis();
 		this.autoRenew = acquisition.autoRenew();
 		this.token = token;

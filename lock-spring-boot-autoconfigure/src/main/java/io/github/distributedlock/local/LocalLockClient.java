@@ -3,8 +3,13 @@ package io.github.distributedlock.local;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
@@ -40,6 +45,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class LocalLockClient implements LockClient {
 
+	/** Waits for locks for asynchronous owners, one thread each while it waits. */
+	private static final ExecutorService WAITERS = Executors.newCachedThreadPool((task) -> {
+		Thread thread = new Thread(task, "distributed-lock-local-waiter");
+		thread.setDaemon(true);
+		return thread;
+	});
+
 	/** Longest duration used as is: longer ones are cut to it, so that deadlines cannot overflow. */
 	private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE / 4);
 
@@ -52,6 +64,9 @@ public final class LocalLockClient implements LockClient {
 	private final ConcurrentHashMap<HoldId, LocalHold> holds = new ConcurrentHashMap<>();
 
 	private final AtomicBoolean closed = new AtomicBoolean();
+
+	/** Numbers the owners that are not threads. */
+	private final AtomicLong asyncOwners = new AtomicLong();
 
 	/**
 	 * Creates a client on a store of its own, which no other client shares.
@@ -88,6 +103,61 @@ public final class LocalLockClient implements LockClient {
 	@Override
 	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
 			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
+		return acquire(key, type, lease, autoRenew, holdAtLeast, timeout, interruptible, Thread.currentThread().getId());
+	}
+
+	@Override
+	public long newAsyncOwner() {
+		return -this.asyncOwners.incrementAndGet();
+	}
+
+	/**
+	 * {@inheritDoc} Tries at once on the calling thread; if the lock is taken, waits on a thread of its own
+	 * (this store is for tests and single-instance development: a waiting owner costs a thread here).
+	 */
+	@Override
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
+			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
+		long start = System.nanoTime();
+		LockHandle handle;
+		try {
+			handle = acquire(key, type, lease, autoRenew, holdAtLeast, Duration.ZERO, false, owner);
+		}
+		catch (RuntimeException | InterruptedException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		if (handle != null || (timeout != null && timeout.isZero())) {
+			return CompletableFuture.completedFuture(handle);
+		}
+		CompletableFuture<@Nullable LockHandle> acquired = new CompletableFuture<>();
+		Future<?> waiting = WAITERS.submit(() -> {
+			Duration remaining = (timeout != null) ? timeout.minusNanos(System.nanoTime() - start) : null;
+			try {
+				LockHandle waited = acquire(key, type, lease, autoRenew, holdAtLeast,
+						(remaining != null && remaining.isNegative()) ? Duration.ZERO : remaining, true, owner);
+				if (!acquired.complete(waited) && waited != null) {
+					// cancelled meanwhile: nobody gets this hold
+					waited.close();
+				}
+			}
+			catch (InterruptedException ex) {
+				acquired.complete(null);
+			}
+			catch (RuntimeException ex) {
+				acquired.completeExceptionally(ex);
+			}
+		});
+		acquired.whenComplete((done, ex) -> {
+			if (acquired.isCancelled()) {
+				waiting.cancel(true);
+			}
+		});
+		return acquired;
+	}
+
+	private @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
+			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible, long owner)
+			throws InterruptedException {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(type, "type must not be null");
 		Objects.requireNonNull(lease, "lease must not be null");
@@ -96,19 +166,19 @@ public final class LocalLockClient implements LockClient {
 			throw new DistributedLockException("This lock client is closed (the application is shutting down)");
 		}
 		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
-		long threadId = Thread.currentThread().getId();
-		HoldId id = new HoldId(key, type, threadId);
+		HoldId id = new HoldId(key, type, owner);
 		LocalHold held = this.holds.get(id);
 		if (held != null && held.lock.reenter(held, nanos(lease), nanos(holdAtLeast))) {
 			return new LocalLockHandle(this, held);
 		}
-		if (type == LockType.WRITE && this.holds.containsKey(new HoldId(key, LockType.READ, threadId))) {
+		if (type == LockType.WRITE && this.holds.containsKey(new HoldId(key, LockType.READ, owner))) {
 			throw new IllegalMonitorStateException("Cannot acquire the write lock '" + key + "' while holding its "
 					+ "read lock: upgrades are not supported (two readers upgrading at once would wait for each other "
 					+ "forever); release the read lock first");
 		}
-		Acquisition acquisition = new Acquisition(key, this.keyPrefix + key, type, this.clientId + ":" + threadId,
-				threadId, lease.toMillis(), autoRenew, nanos(holdAtLeast));
+		String ownerId = this.clientId + ":" + ((owner >= 0) ? Long.toString(owner) : "async-" + -owner);
+		Acquisition acquisition = new Acquisition(key, this.keyPrefix + key, type, ownerId, owner, lease.toMillis(),
+				autoRenew, nanos(holdAtLeast));
 		LocalHold hold = this.store.acquire(acquisition, timeout, interruptible);
 		if (hold == null) {
 			return null;
@@ -138,7 +208,7 @@ public final class LocalLockClient implements LockClient {
 		}
 		finally {
 			if (hold.released) {
-				this.holds.remove(new HoldId(hold.key, hold.type, hold.threadId), hold);
+				this.holds.remove(new HoldId(hold.key, hold.type, hold.ownerId), hold);
 			}
 		}
 	}
@@ -167,9 +237,10 @@ public final class LocalLockClient implements LockClient {
 	}
 
 	/**
-	 * Identity of one owner's hold on one lock: the lock key, its type and the owning thread.
+	 * Identity of one owner's hold on one lock: the lock key, its type and the owner (a thread's id, or a
+	 * negative number for an owner that is not a thread).
 	 */
-	private record HoldId(String key, LockType type, long threadId) {
+	private record HoldId(String key, LockType type, long owner) {
 	}
 
 }

@@ -3,6 +3,7 @@ package io.github.distributedlock.metrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.HeldLock;
@@ -83,6 +84,39 @@ public final class ObservedLockClient implements LockClient {
 		finally {
 			observation.stop();
 		}
+	}
+
+	@Override
+	public long newAsyncOwner() {
+		return this.delegate.newAsyncOwner();
+	}
+
+	/**
+	 * {@inheritDoc} The observation runs from the call until the future completes; no scope is opened, since the
+	 * acquisition continues on other threads.
+	 */
+	@Override
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
+			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
+		LockAcquireContext context = new LockAcquireContext(key, type);
+		Observation observation = Observation
+			.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
+			.start();
+		CompletableFuture<@Nullable LockHandle> acquired = this.delegate.acquireAsync(key, type, lease, autoRenew,
+				holdAtLeast, timeout, owner);
+		acquired.whenComplete((handle, ex) -> {
+			if (ex != null) {
+				if (acquired.isCancelled()) {
+					context.setOutcome(Outcome.INTERRUPTED);
+				}
+				observation.error(ex);
+			}
+			else {
+				context.setOutcome((handle != null) ? Outcome.ACQUIRED : Outcome.TIMEOUT);
+			}
+			observation.stop();
+		});
+		return acquired;
 	}
 
 	@Override
