@@ -1,12 +1,12 @@
 package io.github.distributedlock.redis;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.redis.Hold.HoldId;
-import io.github.distributedlock.redis.LocalQueue.Turn;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -91,6 +91,37 @@ final class Acquisition {
 		return this.cancelled;
 	}
 
+	/**
+	 * Waits on the calling thread for the outcome. An interrupt, when {@code interruptible}, cancels the
+	 * acquisition; if the lock was acquired at that moment the hold is returned and the interrupt status set again.
+	 * @param interruptible whether an interrupt ends the wait; otherwise it goes on and the interrupt status is
+	 * set again on return
+	 * @return the hold, or {@code null} if not acquired in time
+	 * @throws InterruptedException if interruptible, interrupted, and not acquired
+	 * @throws RuntimeException what the acquisition failed with (see {@link #result()})
+	 */
+	@Nullable Hold await(boolean interruptible) throws InterruptedException {
+		if (!interruptible) {
+			return ScriptExecutor.await(this.result);
+		}
+		try {
+			return this.result.get();
+		}
+		catch (ExecutionException ex) {
+			throw ScriptExecutor.unwrap(ex);
+		}
+		catch (InterruptedException ex) {
+			cancel();
+			// a cancelled acquisition ends within a round trip: with the lock, if a try in flight got it
+			Hold hold = ScriptExecutor.await(this.result);
+			if (hold == null) {
+				throw ex;
+			}
+			Thread.currentThread().interrupt();
+			return hold;
+		}
+	}
+
 	void start() {
 		try {
 			Hold held = this.acquirer.holds.get(this.id);
@@ -130,8 +161,8 @@ final class Acquisition {
 		}
 		// exclusive locks: owners of this client queue locally, so only the head of the queue talks to Redis
 		LocalQueue queue = this.acquirer.queues.join(this.redisKey, this.id.type());
-		LocalQueue.Waiter waiter = queue.take(this.owner, this.leaseMillis, this.tryOnce, this.deadline);
-		CompletableFuture<Turn> turn = waiter.turn();
+		LocalWaiter waiter = queue.take(this.owner, this.leaseMillis, this.tryOnce, this.deadline);
+		CompletableFuture<LocalTurn> turn = waiter.turn();
 		if (turn.isDone()) {
 			onTurn(queue, turn.join());
 			return;
@@ -143,9 +174,9 @@ final class Acquisition {
 		turn.thenAccept((given) -> resume(() -> onTurn(queue, given)));
 	}
 
-	private void onTurn(LocalQueue queue, Turn turn) {
+	private void onTurn(LocalQueue queue, LocalTurn turn) {
 		this.waitingStep = null;
-		if (turn == Turn.TIMED_OUT || turn == Turn.CANCELLED) {
+		if (turn == LocalTurn.TIMED_OUT || turn == LocalTurn.CANCELLED) {
 			leave(queue, false);
 			this.result.complete(null);
 		}
@@ -153,12 +184,12 @@ final class Acquisition {
 			acquired(queue, true, turn.handedOverAt(), turn.token());
 		}
 		else {
-			waitInRedis(queue, turn == Turn.HEAD);
+			waitInRedis(queue, turn == LocalTurn.HEAD);
 		}
 	}
 
 	private void waitInRedis(@Nullable LocalQueue queue, boolean head) {
-		WaitingAcquirer.Wait wait;
+		RedisWait wait;
 		try {
 			wait = this.acquirer.waiting.acquire(this.id.type(), this.id.key(), this.redisKey, this.owner,
 					this.leaseMillis, this.tryOnce, this.deadline);

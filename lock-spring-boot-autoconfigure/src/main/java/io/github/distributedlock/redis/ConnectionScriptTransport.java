@@ -67,7 +67,7 @@ final class ConnectionScriptTransport implements ScriptTransport {
 	}
 
 	@Override
-	public CompletableFuture<List<Object>> evalAll(List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs) {
+	public List<CompletableFuture<Object>> evalAll(List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs) {
 		List<Object> results;
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			connection.openPipeline();
@@ -84,24 +84,23 @@ final class ConnectionScriptTransport implements ScriptTransport {
 			}
 		}
 		catch (DataAccessException | IllegalStateException ex) {
-			List<Object> failed = new ArrayList<>(scripts.size());
-			scripts.forEach((script) -> failed.add(ex));
-			return CompletableFuture.completedFuture(failed);
+			List<CompletableFuture<Object>> failed = new ArrayList<>(scripts.size());
+			scripts.forEach((script) -> failed.add(CompletableFuture.completedFuture(ex)));
+			return failed;
 		}
-		List<Object> outcomes = new ArrayList<>(scripts.size());
+		List<CompletableFuture<Object>> outcomes = new ArrayList<>(scripts.size());
 		for (int i = 0; i < scripts.size(); i++) {
 			Object result = (i < results.size()) ? results.get(i) : null;
 			if (result instanceof Long || (result instanceof Throwable failure && !ScriptTransport.isNoScript(failure))) {
-				outcomes.add(result);
+				outcomes.add(CompletableFuture.completedFuture(result));
 			}
 			else {
 				// NOSCRIPT (or no reply): once more on its own, sending the script
 				outcomes.add(eval(scripts.get(i), false, false, keysAndArgs.get(i))
-					.handle((reply, ex) -> (ex != null) ? ex : reply)
-					.join());
+					.handle((reply, ex) -> (ex != null) ? ex : reply));
 			}
 		}
-		return CompletableFuture.completedFuture(outcomes);
+		return outcomes;
 	}
 
 	@Override

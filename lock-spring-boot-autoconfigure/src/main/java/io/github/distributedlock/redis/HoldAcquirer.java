@@ -1,12 +1,14 @@
 package io.github.distributedlock.redis;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.redis.Hold.HoldId;
 import org.jspecify.annotations.Nullable;
@@ -72,20 +74,31 @@ final class HoldAcquirer {
 
 	/**
 	 * Starts acquiring or re-entering a lock for an owner; the first step runs on the calling thread.
-	 * @param id the lock and its owner: a thread's id, or a negative number for an owner that is not a thread
-	 * @param thread the owner thread, or {@code null} for an owner that is not a thread
-	 * @param holdAtLeastNanos the minimum hold, counted from the acquisition; 0 for none
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @param lease how long the lock lives without renewal
+	 * @param autoRenew whether the watchdog renews it
+	 * @param holdAtLeast the minimum hold, counted from the acquisition; zero for none
 	 * @param timeout how long to wait; zero tries once; {@code null} waits without limit
+	 * @param owner a thread's id, or a negative number for an owner that is not a thread
+	 * @param thread the owner thread, or {@code null} for an owner that is not a thread
 	 * @return the acquisition, whose result completes with the hold, or {@code null} if the timeout passed (or it
 	 * was cancelled) first; see {@link Acquisition#result()} for its failures
+	 * @throws IllegalArgumentException if the lease is out of range
 	 */
-	Acquisition acquire(HoldId id, @Nullable Thread thread, long leaseMillis, boolean autoRenew, long holdAtLeastNanos,
-			@Nullable Duration timeout) {
+	Acquisition acquire(String key, LockType type, Duration lease, boolean autoRenew, Duration holdAtLeast,
+			@Nullable Duration timeout, long owner, @Nullable Thread thread) {
+		Objects.requireNonNull(key, "key must not be null");
+		Objects.requireNonNull(type, "type must not be null");
+		Objects.requireNonNull(lease, "lease must not be null");
+		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
+		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
 		boolean tryOnce = timeout != null && timeout.isZero();
 		long deadline = (timeout == null) ? Long.MAX_VALUE
-				: System.nanoTime() + RedisLockClient.saturatedNanos(timeout);
-		Acquisition acquisition = new Acquisition(this, id, this.keyPrefix + id.key(), owner(id.owner()), thread,
-				leaseMillis, autoRenew, holdAtLeastNanos, tryOnce, deadline);
+				: System.nanoTime() + saturatedNanos(timeout);
+		Acquisition acquisition = new Acquisition(this, new HoldId(key, type, owner), this.keyPrefix + key,
+				owner(owner), thread, lease.toMillis(), autoRenew, saturatedNanos(holdAtLeast), tryOnce,
+				deadline);
 		acquisition.start();
 		return acquisition;
 	}
@@ -165,6 +178,16 @@ final class HoldAcquirer {
 			this.watchdog.schedule(hold);
 		}
 		return hold;
+	}
+
+	/** A duration in nanoseconds; one too long for a {@code long} is cut to a few centuries. */
+	static long saturatedNanos(Duration duration) {
+		try {
+			return duration.toNanos();
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE / 2;
+		}
 	}
 
 }

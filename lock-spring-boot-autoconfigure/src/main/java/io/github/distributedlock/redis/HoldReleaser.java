@@ -11,7 +11,6 @@ import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.redis.Hold.HoldId;
-import io.github.distributedlock.redis.LocalQueue.Waiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -147,7 +146,7 @@ final class HoldReleaser {
 				: TimeUnit.NANOSECONDS.toMillis(hold.holdUntil - System.nanoTime() + 999_999);
 		// the next local waiter, if any, gets the lock in the same round trip as this release
 		LocalQueue queue = hold.queue;
-		Waiter next = (keepMillis <= 0 && queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
+		LocalWaiter next = (keepMillis <= 0 && queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
 				&& hold.lostReason == null) ? queue.reserveNext() : null;
 		long sentAt = System.nanoTime();
 		CompletableFuture<ScriptExecutor.Pair> released;
@@ -235,7 +234,7 @@ final class HoldReleaser {
 	 * Leaves the local queue after the Redis release: unless the lock was handed over, the next local waiter
 	 * (the reserved one, if a hand-over did not happen) becomes the head and goes to Redis, finding it free.
 	 */
-	private void leaveQueueOf(Hold hold, boolean handedOver, @Nullable Waiter reserved) {
+	private void leaveQueueOf(Hold hold, boolean handedOver, @Nullable LocalWaiter reserved) {
 		LocalQueue queue = hold.queue;
 		if (queue != null) {
 			if (hold.queueHead && !handedOver) {

@@ -22,13 +22,13 @@ import org.apache.commons.logging.LogFactory;
  * The watchdog of one client: extends the lease of every held auto-renew lock a third of its lease after its
  * last extension. Holds wait in a schedule ordered by when they are due, so a sweep looks only at the holds due
  * (its work grows with them, not with all the locks held), and locks held for less than a third of their lease
- * cost an insertion and a removal, no round trip. The holds due together are renewed in one pipeline, sent
- * without blocking a thread on Lettuce; at most {@link #MAX_BATCHES_IN_FLIGHT} batches wait on Redis at once,
- * one renewal at a time per hold: a renewal that is slow (a Redis node that answers late) delays neither the
- * sweeps nor the renewal of holds due later, and the holds that come due meanwhile gather in the next batch.
- * If an extension finds the lock gone, or cannot reach Redis for longer than the lease, the hold is marked
- * lost. A hold whose owner thread ended without releasing it ({@link Hold#isOrphaned()}) is not renewed but
- * handed to the orphan handler. Thread-safe.
+ * cost an insertion and a removal, no round trip. The holds due together are renewed in one pipeline by a
+ * {@link LeaseRenewer}, sent without blocking a thread on Lettuce; at most {@link #MAX_BATCHES_IN_FLIGHT}
+ * batches wait on Redis at once, one renewal at a time per hold, and each hold is scheduled again when its own
+ * reply came: a renewal that is slow (a Redis node that answers late) delays neither the sweeps nor the renewal
+ * of other holds, and the holds that come due meanwhile gather in the next batch. A hold whose owner thread
+ * ended without releasing it ({@link Hold#isOrphaned()}) is not renewed but handed to the orphan handler.
+ * Thread-safe.
  */
 final class LeaseWatchdog implements AutoCloseable {
 
@@ -45,9 +45,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	/** The held auto-renew holds that are not being renewed, the first due first. */
 	private final ConcurrentSkipListSet<Hold> schedule = new ConcurrentSkipListSet<>(BY_DUE_TIME);
 
-	private final LockCommands commands;
-
-	private final HoldEvents events;
+	private final LeaseRenewer renewer;
 
 	private final ScheduledExecutorService timer;
 
@@ -75,8 +73,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param timer runs the sweeps
 	 */
 	LeaseWatchdog(String threadName, LockCommands commands, HoldEvents events, ScheduledExecutorService timer) {
-		this.commands = commands;
-		this.events = events;
+		this.renewer = new LeaseRenewer(commands, events);
 		this.timer = timer;
 		this.renewals = new ThreadPoolExecutor(MAX_BATCHES_IN_FLIGHT, MAX_BATCHES_IN_FLIGHT, 10, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), daemonThreads(threadName + "-renewal"));
@@ -181,39 +178,41 @@ final class LeaseWatchdog implements AutoCloseable {
 		}
 	}
 
-	/** Releases the orphans among the due holds, and renews the others (several in one pipeline). */
+	/**
+	 * Releases the orphans among the due holds, and renews the others (several in one pipeline); each is
+	 * scheduled again as soon as its own renewal ended.
+	 */
 	private void renewOrRelease(List<Hold> due) {
 		List<Hold> renewed = new ArrayList<>(due.size());
 		List<CompletableFuture<?>> work = new ArrayList<>(2);
 		for (Hold hold : due) {
 			if (hold.isOrphaned()) {
-				work.add(releaseOrphan(hold));
+				work.add(releaseOrphan(hold).whenComplete((done, ex) -> renewalEnded(hold)));
 			}
 			else {
 				renewed.add(hold);
 			}
 		}
 		if (!renewed.isEmpty()) {
-			work.add(renew(renewed));
+			work.add(this.renewer.renew(renewed, this::renewalEnded));
 		}
-		CompletableFuture.allOf(work.toArray(CompletableFuture[]::new)).whenComplete((done, ex) -> renewalsEnded(due));
+		CompletableFuture.allOf(work.toArray(CompletableFuture[]::new)).whenComplete((done, ex) -> {
+			this.inFlight.decrementAndGet();
+			// a sweep may have left due holds behind while this batch was in flight
+			if (!this.closed) {
+				sweepBy(System.nanoTime());
+			}
+		});
 	}
 
-	private void renewalsEnded(List<Hold> due) {
-		this.inFlight.decrementAndGet();
-		for (Hold hold : due) {
-			boolean again;
-			synchronized (hold) {
-				hold.renewing = false;
-				again = !hold.released && hold.lostReason == null;
-			}
-			if (again && !this.closed) {
-				schedule(hold);
-			}
+	private void renewalEnded(Hold hold) {
+		boolean again;
+		synchronized (hold) {
+			hold.renewing = false;
+			again = !hold.released && hold.lostReason == null;
 		}
-		// a sweep may have left due holds behind while this batch was in flight
-		if (!this.closed) {
-			sweepBy(System.nanoTime());
+		if (again && !this.closed) {
+			schedule(hold);
 		}
 	}
 
@@ -230,66 +229,6 @@ final class LeaseWatchdog implements AutoCloseable {
 					ScriptExecutor.unwrap(ex));
 			return null;
 		});
-	}
-
-	/**
-	 * Renews holds: one alone with a plain round trip, several in one pipeline (one round trip each took 10 s
-	 * for 1,000 locks at 10 ms a round trip, far past 1 s leases).
-	 */
-	private CompletableFuture<Void> renew(List<Hold> due) {
-		long sentAt = System.nanoTime();
-		if (due.size() == 1) {
-			Hold hold = due.get(0);
-			return this.commands.renew(hold).handle((result, ex) -> {
-				if (ex != null) {
-					renewalFailed(hold, ScriptExecutor.unwrap(ex));
-				}
-				else {
-					renewed(hold, result, sentAt);
-				}
-				return null;
-			});
-		}
-		return this.commands.renewAll(due).thenAccept((outcomes) -> {
-			for (int i = 0; i < due.size(); i++) {
-				ScriptExecutor.Outcome outcome = outcomes.get(i);
-				if (outcome.failure() != null) {
-					renewalFailed(due.get(i), outcome.failure());
-				}
-				else {
-					renewed(due.get(i), outcome.result(), sentAt);
-				}
-			}
-		});
-	}
-
-	/** Records what a renewal sent at {@code sentAt} returned: 1 renewed, else the lock is gone. */
-	private void renewed(Hold hold, long result, long sentAt) {
-		if (result == 1) {
-			hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
-			hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
-		}
-		else if (!hold.released) {
-			hold.markLost("the watchdog found it gone at renewal (it expired or was deleted in Redis)");
-			this.events.lost(hold);
-		}
-	}
-
-	private void renewalFailed(Hold hold, RuntimeException ex) {
-		this.events.renewalFailed(hold);
-		if (System.nanoTime() - hold.confirmedUntil >= 0) {
-			hold.markLost("it could not be renewed for longer than its lease of " + hold.leaseMillis + " ms ("
-					+ ex.getMessage() + ")");
-			this.events.lost(hold);
-		}
-		else {
-			// try again after another third of what is left, not at once: Redis may take a while to return
-			hold.nextRenewal = System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(1),
-					(hold.confirmedUntil - System.nanoTime()) / 3);
-			if (logger.isWarnEnabled()) {
-				logger.warn("Could not renew lock '" + hold.id.key() + "'; retrying while its lease lasts", ex);
-			}
-		}
 	}
 
 	/**

@@ -59,27 +59,23 @@ final class LettuceScriptTransport implements ScriptTransport {
 	}
 
 	@Override
-	public CompletableFuture<List<Object>> evalAll(List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs) {
+	public List<CompletableFuture<Object>> evalAll(List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs) {
+		List<CompletableFuture<Object>> replies = new ArrayList<>(scripts.size());
 		RedisClusterAsyncCommands<byte[], byte[]> commands;
 		try {
 			commands = commands();
 		}
 		catch (RuntimeException ex) {
-			List<Object> failed = new ArrayList<>(scripts.size());
-			scripts.forEach((script) -> failed.add(ex));
-			return CompletableFuture.completedFuture(failed);
+			scripts.forEach((script) -> replies.add(CompletableFuture.completedFuture(ex)));
+			return replies;
 		}
-		// sent back to back without waiting: Lettuce writes them as one pipeline and matches replies in order
-		List<CompletableFuture<Object>> replies = new ArrayList<>(scripts.size());
+		// sent back to back without waiting: Lettuce writes them as one pipeline and matches replies in order;
+		// each completes on its own, so a slow node (in a cluster) holds up only the scripts sent to it
 		for (int i = 0; i < scripts.size(); i++) {
 			replies.add(eval(commands, scripts.get(i), ScriptOutputType.INTEGER, false, keysAndArgs.get(i))
 				.handle((reply, ex) -> (ex != null) ? ex : reply));
 		}
-		return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).thenApply((done) -> {
-			List<Object> results = new ArrayList<>(replies.size());
-			replies.forEach((reply) -> results.add(reply.join()));
-			return results;
-		});
+		return replies;
 	}
 
 	@Override

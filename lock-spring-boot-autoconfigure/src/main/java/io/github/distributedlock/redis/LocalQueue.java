@@ -21,12 +21,12 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  * <li><b>hand-over</b>: the head {@linkplain #reserveNext() reserves} the next waiter, which can then no
  * longer give up, moves the ownership to it in Redis in the same round trip as its release, and
- * {@linkplain #handedOver(Waiter, long, long) tells it}: the waiter owns the lock when its turn comes;</li>
- * <li><b>head passed</b> ({@link #leave(Waiter)}): the next waiter becomes the head and acquires in Redis
+ * {@linkplain #handedOver(LocalWaiter, long, long) tells it}: the waiter owns the lock when its turn comes;</li>
+ * <li><b>head passed</b> ({@link #leave(LocalWaiter)}): the next waiter becomes the head and acquires in Redis
  * itself, as when another instance waits for the lock too, or the hand-over failed.</li>
  * </ul>
  * A head whose hard lease ran out (it overran it) no longer blocks the queue: waiters then leave it and go to
- * Redis on their own ({@link Turn#BYPASS}).
+ * Redis on their own ({@link LocalTurn#BYPASS}).
  * <p>
  * Thread-safe: queue changes happen while holding this object's monitor; turns are completed outside it.
  * {@link #members} is the owning map's reference count and changes only inside that map's compute functions.
@@ -40,7 +40,7 @@ final class LocalQueue {
 	private volatile long holderDeadline = Long.MAX_VALUE;
 
 	/** Waiting owners, first come first; made when the first owner has to wait. Guarded by {@code this}. */
-	private @Nullable ArrayDeque<Waiter> waiters;
+	private @Nullable ArrayDeque<LocalWaiter> waiters;
 
 	/** Whether some owner is the head; while none is, the queue is empty. Guarded by {@code this}. */
 	private boolean taken;
@@ -64,26 +64,26 @@ final class LocalQueue {
 	 * Queues an owner for its turn: to become the head, or to be handed the lock.
 	 * @param owner the owner id, what a hand-over records in Redis
 	 * @param leaseMillis the lease (milliseconds) a hand-over gives it
-	 * @param tryOnce whether to give up at once ({@link Turn#TIMED_OUT}) instead of waiting
+	 * @param tryOnce whether to give up at once ({@link LocalTurn#TIMED_OUT}) instead of waiting
 	 * @param deadline the {@link System#nanoTime()} to give up at
-	 * @return the waiter, whose {@linkplain Waiter#turn() turn} completes with {@link Turn#HEAD}, a hand-over
-	 * (both make the owner the head, to leave with {@link #leave(Waiter)} or {@link #reserveNext()}),
-	 * {@link Turn#BYPASS}, {@link Turn#TIMED_OUT}, or {@link Turn#CANCELLED} after {@link #cancel(Waiter)}
+	 * @return the waiter, whose {@linkplain LocalWaiter#turn() turn} completes with {@link LocalTurn#HEAD}, a hand-over
+	 * (both make the owner the head, to leave with {@link #leave(LocalWaiter)} or {@link #reserveNext()}),
+	 * {@link LocalTurn#BYPASS}, {@link LocalTurn#TIMED_OUT}, or {@link LocalTurn#CANCELLED} after {@link #cancel(LocalWaiter)}
 	 */
-	Waiter take(String owner, long leaseMillis, boolean tryOnce, long deadline) {
-		Waiter waiter;
+	LocalWaiter take(String owner, long leaseMillis, boolean tryOnce, long deadline) {
+		LocalWaiter waiter;
 		synchronized (this) {
 			if (!this.taken) {
 				this.taken = true;
-				return Waiter.HEAD_NOW;
+				return LocalWaiter.HEAD_NOW;
 			}
 			if (tryOnce) {
-				return Waiter.TIMED_OUT_NOW;
+				return LocalWaiter.TIMED_OUT_NOW;
 			}
 			if (this.holderDeadline != Long.MAX_VALUE && System.nanoTime() - this.holderDeadline >= 0) {
-				return Waiter.BYPASS_NOW;
+				return LocalWaiter.BYPASS_NOW;
 			}
-			waiter = new Waiter(owner, leaseMillis);
+			waiter = new LocalWaiter(owner, leaseMillis);
 			if (this.waiters == null) {
 				this.waiters = new ArrayDeque<>();
 			}
@@ -91,7 +91,7 @@ final class LocalQueue {
 			scheduleBypass();
 		}
 		if (deadline != Long.MAX_VALUE) {
-			waiter.timeout = schedule(() -> end(waiter, Turn.TIMED_OUT), deadline);
+			waiter.timeout = schedule(() -> end(waiter, LocalTurn.TIMED_OUT), deadline);
 		}
 		return waiter;
 	}
@@ -125,19 +125,19 @@ final class LocalQueue {
 	}
 
 	private void bypass(long deadline) {
-		List<Waiter> bypassing = new ArrayList<>();
+		List<LocalWaiter> bypassing = new ArrayList<>();
 		synchronized (this) {
 			if (this.holderDeadline != deadline || this.waiters == null) {
 				return;
 			}
 			this.bypassTimer = null;
-			for (Waiter waiter : this.waiters) {
-				waiter.state = Waiter.CANCELLED;
+			for (LocalWaiter waiter : this.waiters) {
+				waiter.state = LocalWaiter.CANCELLED;
 				bypassing.add(waiter);
 			}
 			this.waiters.clear();
 		}
-		bypassing.forEach((waiter) -> waiter.complete(Turn.BYPASS));
+		bypassing.forEach((waiter) -> waiter.complete(LocalTurn.BYPASS));
 	}
 
 	private @Nullable ScheduledFuture<?> schedule(Runnable task, long at) {
@@ -154,20 +154,20 @@ final class LocalQueue {
 	/**
 	 * Ends a wait if it still waits: what its deadline or its owner giving up does.
 	 * @param waiter the waiter
-	 * @return {@code true} if it was waiting (its turn is now {@link Turn#CANCELLED}); {@code false} if its turn
+	 * @return {@code true} if it was waiting (its turn is now {@link LocalTurn#CANCELLED}); {@code false} if its turn
 	 * came already or is coming (it is the head, or being handed the lock)
 	 */
-	boolean cancel(Waiter waiter) {
-		return end(waiter, Turn.CANCELLED);
+	boolean cancel(LocalWaiter waiter) {
+		return end(waiter, LocalTurn.CANCELLED);
 	}
 
-	private boolean end(Waiter waiter, Turn turn) {
+	private boolean end(LocalWaiter waiter, LocalTurn turn) {
 		synchronized (this) {
-			if (waiter.state != Waiter.WAITING || this.waiters == null) {
+			if (waiter.state != LocalWaiter.WAITING || this.waiters == null) {
 				return false;
 			}
 			this.waiters.remove(waiter);
-			waiter.state = Waiter.CANCELLED;
+			waiter.state = LocalWaiter.CANCELLED;
 		}
 		waiter.complete(turn);
 		return true;
@@ -183,13 +183,13 @@ final class LocalQueue {
 
 	/**
 	 * Called by the head about to release: takes the next waiter out of the queue for a hand-over. From now on
-	 * it cannot give up; the head must end with {@link #handedOver(Waiter, long, long)} or {@link #leave(Waiter)}.
+	 * it cannot give up; the head must end with {@link #handedOver(LocalWaiter, long, long)} or {@link #leave(LocalWaiter)}.
 	 * @return the next waiter, or {@code null} if none waits
 	 */
-	synchronized @Nullable Waiter reserveNext() {
-		Waiter next = (this.waiters != null) ? this.waiters.pollFirst() : null;
+	synchronized @Nullable LocalWaiter reserveNext() {
+		LocalWaiter next = (this.waiters != null) ? this.waiters.pollFirst() : null;
 		if (next != null) {
-			next.state = Waiter.RESERVED;
+			next.state = LocalWaiter.RESERVED;
 		}
 		return next;
 	}
@@ -201,12 +201,12 @@ final class LocalQueue {
 	 * @param at the {@link System#nanoTime()} before the hand-over was sent: its lease counts from then
 	 * @param token the fencing token the hand-over gave it
 	 */
-	void handedOver(Waiter next, long at, long token) {
+	void handedOver(LocalWaiter next, long at, long token) {
 		synchronized (this) {
 			clearHolderDeadline();
 		}
-		next.state = Waiter.HANDED_OVER;
-		next.complete(new Turn(at, token));
+		next.state = LocalWaiter.HANDED_OVER;
+		next.complete(new LocalTurn(at, token));
 	}
 
 	/**
@@ -214,8 +214,8 @@ final class LocalQueue {
 	 * waiter becomes the head and acquires in Redis, where it now finds the lock free.
 	 * @param reserved the waiter from {@link #reserveNext()} whose hand-over did not happen, or {@code null}
 	 */
-	void leave(@Nullable Waiter reserved) {
-		Waiter next;
+	void leave(@Nullable LocalWaiter reserved) {
+		LocalWaiter next;
 		synchronized (this) {
 			clearHolderDeadline();
 			next = (reserved != null) ? reserved : (this.waiters != null) ? this.waiters.pollFirst() : null;
@@ -223,108 +223,9 @@ final class LocalQueue {
 				this.taken = false;
 				return;
 			}
-			next.state = Waiter.HEAD;
+			next.state = LocalWaiter.HEAD;
 		}
-		next.complete(Turn.HEAD);
-	}
-
-	/**
-	 * An owner's turn: {@link #HEAD}, {@link #BYPASS}, {@link #TIMED_OUT}, {@link #CANCELLED} or a hand-over.
-	 * @param handedOverAt for a hand-over, the {@link System#nanoTime()} its lease counts from; otherwise 0
-	 * @param token for a hand-over, the fencing token it gave; otherwise 0
-	 */
-	record Turn(long handedOverAt, long token) {
-
-		/** The owner is the head: it acquires in Redis. */
-		static final Turn HEAD = new Turn(0, 0);
-
-		/** The head overran its hard lease: the owner acquires in Redis without being the head. */
-		static final Turn BYPASS = new Turn(0, 0);
-
-		/** The deadline passed, or the lock was busy for a try without waiting. */
-		static final Turn TIMED_OUT = new Turn(0, 0);
-
-		/** The owner gave up ({@link LocalQueue#cancel(Waiter)}). */
-		static final Turn CANCELLED = new Turn(0, 0);
-
-		/**
-		 * Tells whether the lock was handed to the owner: it owns it in Redis already.
-		 * @return {@code true} for a hand-over
-		 */
-		boolean handedOver() {
-			return this != HEAD && this != BYPASS && this != TIMED_OUT && this != CANCELLED;
-		}
-
-	}
-
-	/**
-	 * One waiting owner. Its state goes from {@code WAITING} to {@code CANCELLED} (it gave up, timed out or
-	 * bypassed), to {@code HEAD}, or to {@code RESERVED} and then {@code HANDED_OVER} or {@code HEAD}.
-	 */
-	static final class Waiter {
-
-		static final int WAITING = 0;
-
-		static final int RESERVED = 1;
-
-		static final int HANDED_OVER = 2;
-
-		static final int HEAD = 3;
-
-		static final int CANCELLED = 4;
-
-		/** The turn of an owner that found the queue empty. */
-		static final Waiter HEAD_NOW = new Waiter(Turn.HEAD, HEAD);
-
-		/** The turn of a try without waiting that found the queue taken. */
-		static final Waiter TIMED_OUT_NOW = new Waiter(Turn.TIMED_OUT, CANCELLED);
-
-		/** The turn of an owner that came after the head's hard lease ran out. */
-		static final Waiter BYPASS_NOW = new Waiter(Turn.BYPASS, CANCELLED);
-
-		/** Owner id a hand-over records in Redis. */
-		final String owner;
-
-		/** Lease in milliseconds that a hand-over gives this waiter. */
-		final long leaseMillis;
-
-		private final CompletableFuture<Turn> turn;
-
-		volatile int state;
-
-		/** Ends the wait at its deadline; cancelled when the turn comes sooner. */
-		volatile @Nullable ScheduledFuture<?> timeout;
-
-		Waiter(String owner, long leaseMillis) {
-			this.owner = owner;
-			this.leaseMillis = leaseMillis;
-			this.turn = new CompletableFuture<>();
-			this.state = WAITING;
-		}
-
-		private Waiter(Turn turn, int state) {
-			this.owner = "";
-			this.leaseMillis = 0;
-			this.turn = CompletableFuture.completedFuture(turn);
-			this.state = state;
-		}
-
-		/**
-		 * Returns the owner's turn, completed on the thread that gives it (a release, the timer).
-		 * @return the turn
-		 */
-		CompletableFuture<Turn> turn() {
-			return this.turn;
-		}
-
-		private void complete(Turn given) {
-			ScheduledFuture<?> pending = this.timeout;
-			if (pending != null) {
-				pending.cancel(false);
-			}
-			this.turn.complete(given);
-		}
-
+		next.complete(LocalTurn.HEAD);
 	}
 
 }

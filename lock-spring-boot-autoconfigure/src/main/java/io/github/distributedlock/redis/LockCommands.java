@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
-import io.github.distributedlock.redis.LocalQueue.Waiter;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -94,7 +93,7 @@ final class LockCommands {
 	 * @return the script's result and token; failed with a {@link DistributedLockException} if Redis could not
 	 * run it
 	 */
-	CompletableFuture<ScriptExecutor.Pair> release(Hold hold, @Nullable Waiter next) {
+	CompletableFuture<ScriptExecutor.Pair> release(Hold hold, @Nullable LocalWaiter next) {
 		String key = hold.id.key();
 		return switch (hold.id.type()) {
 			case REENTRANT -> (next == null)
@@ -140,9 +139,10 @@ final class LockCommands {
 
 	/**
 	 * Extends several holds' leases in one pipeline: one round trip however many locks are due.
-	 * @return for each hold, in order, 1 when extended, 0 when no longer held, or the failure; never fails
+	 * @return for each hold, in order, a future of 1 when extended, 0 when no longer held, or the failure, which
+	 * completes when that hold's reply came (never exceptionally)
 	 */
-	CompletableFuture<List<ScriptExecutor.Outcome>> renewAll(List<Hold> holds) {
+	List<CompletableFuture<ScriptExecutor.Outcome>> renewAll(List<Hold> holds) {
 		List<ScriptExecutor.Call> calls = new ArrayList<>(holds.size());
 		for (Hold hold : holds) {
 			calls.add(new ScriptExecutor.Call(renewScript(hold), hold.redisKey, "renew", hold.id.key(), hold.owner,

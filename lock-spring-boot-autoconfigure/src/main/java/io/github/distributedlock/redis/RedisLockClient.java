@@ -1,22 +1,15 @@
 package io.github.distributedlock.redis;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
-import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockClient;
-import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockObserver;
@@ -27,44 +20,12 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
- * A {@link LockClient} on Redis.
- * <ul>
- * <li><b>Data</b>: a reentrant lock is one Redis hash at {@code <key-prefix><key>} whose one field is the
- * owner id ({@code <client id>:<thread id>}, the client id a random UUID per instance) and its value the
- * hold count. The key's TTL is the lease. A read/write lock is also one hash (so one Redis Cluster slot),
- * with the writer, each reader and its own lease deadline, and waiting writers' claims (see
- * {@code rw_common.lua}). One key is one kind of lock at a time: acquiring a key held as the other kind is
- * refused with an {@link IllegalStateException}. Every check-then-act is one Lua script (see the {@code .lua}
- * files beside this class), so a release or renewal by anyone but the owner changes nothing.</li>
- * <li><b>Read/write</b>: readers share, a writer excludes everyone; the write holder may take the read
- * lock (downgrade), a reader may not take the write lock (upgrade: {@link IllegalMonitorStateException}).
- * A waiting writer makes new readers wait behind it, so readers cannot starve it; the readers waiting when
- * a writer releases enter before the next writer (phase-fair), so writers cannot starve readers either.</li>
- * <li><b>Renewal</b>: see {@link LeaseWatchdog}. If an extension finds the lock gone, or cannot reach Redis for
- * longer than the lease, the hold is marked lost and its release throws {@link LockLostException}.</li>
- * <li><b>Waiting</b>: see {@link WaitingAcquirer}. Owners of this client that want the same exclusive lock
- * queue locally (a fair {@link LocalQueue}), so only the first of them talks to Redis; the release of a
- * reentrant lock hands it to the next local waiter in its one round trip, unless another instance is queued
- * for it in Redis, which comes first. No thread waits: a release notification, a hand-over or a timer
- * completes the wait.</li>
- * <li><b>Non-blocking core</b>: every operation is a chain of asynchronous steps ({@link Acquisition},
- * {@link HoldReleaser}); on Lettuce with its shared connection (Spring Data Redis's default) scripts are sent
- * without blocking a thread ({@link LettuceScriptTransport}). {@link #acquireAsync} and
- * {@link LockHandle#closeAsync()} use it as it is; the blocking methods ({@link #acquire}, {@link #release})
- * wait for it. With a blocking client (Jedis) each script blocks the thread that sends it.</li>
- * <li><b>Owners</b>: a thread ({@code <client id>:<thread id>}), or an owner that is not a thread
- * ({@code <client id>:async-<n>}, from {@link #newAsyncOwner()}: one asynchronous call or reactive chain).</li>
- * <li><b>Reentrancy</b>: a re-entry while the lease is confirmed for at least a third of its length more
- * is counted locally, without a round trip; only the last release goes to Redis, and it releases every hold
- * Redis records for the owner (also one whose round trip timed out after it ran).</li>
- * <li><b>Replica sync</b> (opt-in, see {@link ReplicaSync}): every acquisition waits with {@code WAIT} until
- * enough replicas have the lock; one they do not acknowledge in time is undone and tried again.</li>
- * <li><b>Threads</b>: a hold taken through a {@link java.util.concurrent.locks.Lock} view belongs to its
- * thread, which must release it. On a pool thread, release it before the task ends: the pool's next task on
- * that thread is the same owner and would re-enter it. A hold whose thread ended without releasing it is not
- * renewed: the watchdog releases it at its next renewal, with a warning. A hold with an open
- * {@link LockHandle} is exempt (any thread may close a handle).</li>
- * </ul>
+ * A {@link LockClient} on Redis: the entry point of this package, whose description says how the locks work
+ * (data, read/write, renewal, waiting, the non-blocking core, owners, reentrancy, replica sync, threads).
+ * {@link #acquireAsync} and {@link LockHandle#closeAsync()} use the non-blocking core as it is; the blocking
+ * methods ({@link #acquire}, {@link #release}) wait for it. Owners are threads ({@code <client id>:<thread id>})
+ * or, from {@link #newAsyncOwner()}, asynchronous calls and reactive chains ({@code <client id>:async-<n>}).
+ * <p>
  * Redis commands fail within the connection factory's command timeout ({@code spring.data.redis.timeout});
  * such failures surface as {@link DistributedLockException}.
  * <p>
@@ -99,32 +60,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final Duration syncTimeout;
 
-	/** Replica sync, or {@code null} when off. */
-	private final @Nullable ReplicaSync replicaSync;
-
-	private final ClientThreads threads;
-
-	private final ReleaseNotifications notifications;
-
-	private final LeaseWatchdog watchdog;
-
-	private final HoldAcquirer holdAcquirer;
-
-	private final HoldReleaser releaser;
-
-	private final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
-
-	private final LocalQueues queues;
-
-	private final ShutdownGrace shutdownGrace = new ShutdownGrace(this.holds.values());
-
-	private final AtomicBoolean closed = new AtomicBoolean();
+	private final ClientParts parts;
 
 	/** Numbers the owners that are not threads. */
 	private final AtomicLong asyncOwners = new AtomicLong();
-
-	/** What the observer and the log are told of acquisitions, releases and losses. */
-	private final HoldEvents events = new HoldEvents();
 
 	private volatile Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
 
@@ -157,33 +96,11 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			Duration syncTimeout) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-		Objects.requireNonNull(syncTimeout, "syncTimeout must not be null");
-		if (syncReplicas < 0) {
-			throw new IllegalArgumentException("sync-replicas must be 0 (off) or more, was " + syncReplicas);
-		}
-		if (syncTimeout.toMillis() < 1) {
-			// WAIT with 0 ms would wait for ever
-			throw new IllegalArgumentException("sync-timeout must be at least 1ms, was " + syncTimeout);
-		}
+		ReplicaSync replicaSync = ReplicaSync.of(connectionFactory, syncReplicas, syncTimeout);
 		this.syncReplicas = syncReplicas;
 		this.syncTimeout = syncTimeout;
-		this.replicaSync = (syncReplicas > 0) ? new ReplicaSync(connectionFactory, syncReplicas, syncTimeout) : null;
 		this.channel = keyPrefix + "__released";
-		LockCommands commands = new LockCommands(new ScriptExecutor(connectionFactory), this.channel);
-		String threadName = "distributed-lock-" + this.clientId.substring(0, 8);
-		this.threads = new ClientThreads(threadName, commands.isBlocking());
-		this.queues = new LocalQueues(this.threads.timer);
-		this.notifications = new ReleaseNotifications(connectionFactory, this.channel, this.clientId,
-				this.threads.subscriber);
-		this.watchdog = new LeaseWatchdog(threadName, commands, this.events, this.threads.timer);
-		this.releaser = new HoldReleaser(this.holds, this.queues, commands, this.shutdownGrace, this.closed,
-				this.events, this.watchdog);
-		this.watchdog.setOrphanHandler(this.releaser::releaseOrphan);
-		WaitingAcquirer waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
-				this.threads.timer, this.threads.resume);
-		this.holdAcquirer = new HoldAcquirer(keyPrefix, this.clientId, this.holds, this.queues, commands, waiting,
-				this.watchdog, this.replicaSync, this.releaser, this.events, this.threads.resume,
-				this.watchdog::runInBackground);
+		this.parts = new ClientParts(connectionFactory, keyPrefix, this.clientId, this.channel, replicaSync);
 	}
 
 	/**
@@ -206,18 +123,12 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @param observer the observer; {@link LockObserver#of} combines several
 	 */
 	public void setLockObserver(LockObserver observer) {
-		this.events.setObserver(observer);
+		this.parts.events.setObserver(observer);
 	}
 
 	@Override
 	public List<HeldLock> heldLocks() {
-		List<HeldLock> held = new ArrayList<>(this.holds.size());
-		long nanoNow = System.nanoTime();
-		Instant now = Instant.now();
-		for (Hold hold : this.holds.values()) {
-			held.add(hold.snapshot(now, nanoNow));
-		}
-		return held;
+		return this.parts.heldLocks();
 	}
 
 	@Override
@@ -270,9 +181,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
 			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		Hold hold = await(start(key, type, lease, autoRenew, holdAtLeast, timeout, Thread.currentThread().getId(),
-				Thread.currentThread()), interruptible);
-		return (hold != null) ? RedisLockHandle.open(this.releaser, hold) : null;
+		Hold hold = start(key, type, lease, autoRenew, holdAtLeast, timeout, Thread.currentThread().getId(),
+				Thread.currentThread()).await(interruptible);
+		return (hold != null) ? RedisLockHandle.open(this.parts.releaser, hold) : null;
 	}
 
 	/**
@@ -282,8 +193,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
 			boolean interruptible) throws InterruptedException {
-		return await(start(key, type, lease, autoRenew, Duration.ZERO, timeout, Thread.currentThread().getId(),
-				Thread.currentThread()), interruptible) != null;
+		return start(key, type, lease, autoRenew, Duration.ZERO, timeout, Thread.currentThread().getId(),
+				Thread.currentThread()).await(interruptible) != null;
 	}
 
 	@Override
@@ -308,55 +219,23 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		return RedisLockHandle.whenAcquired(acquisition, this.releaser);
+		return RedisLockHandle.whenAcquired(acquisition, this.parts.releaser);
 	}
 
 	private Acquisition start(String key, LockType type, Duration lease, boolean autoRenew, Duration holdAtLeast,
 			@Nullable Duration timeout, long owner, @Nullable Thread thread) {
-		Objects.requireNonNull(key, "key must not be null");
-		Objects.requireNonNull(type, "type must not be null");
-		Objects.requireNonNull(lease, "lease must not be null");
-		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
-		checkOpen();
-		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
-		return this.holdAcquirer.acquire(new HoldId(key, type, owner), thread, lease.toMillis(), autoRenew,
-				saturatedNanos(holdAtLeast), timeout);
-	}
-
-	/**
-	 * Waits for an acquisition on the calling thread. An interrupt, when {@code interruptible}, cancels it; if
-	 * the lock was acquired at that moment the hold is returned and the interrupt status set again.
-	 */
-	private static @Nullable Hold await(Acquisition acquisition, boolean interruptible) throws InterruptedException {
-		if (!interruptible) {
-			return ScriptExecutor.await(acquisition.result());
-		}
-		try {
-			return acquisition.result().get();
-		}
-		catch (ExecutionException ex) {
-			throw ScriptExecutor.unwrap(ex);
-		}
-		catch (InterruptedException ex) {
-			acquisition.cancel();
-			// a cancelled acquisition ends within a round trip: with the lock, if a try in flight got it
-			Hold hold = ScriptExecutor.await(acquisition.result());
-			if (hold == null) {
-				throw ex;
-			}
-			Thread.currentThread().interrupt();
-			return hold;
-		}
+		this.parts.checkOpen();
+		return this.parts.acquirer.acquire(key, type, lease, autoRenew, holdAtLeast, timeout, owner, thread);
 	}
 
 	@Override
 	public void release(String key, LockType type) {
-		Hold hold = this.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
+		Hold hold = this.parts.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
 		if (hold == null) {
 			throw new IllegalMonitorStateException(
 					"Lock '" + key + "' (" + type + ") is not held by the current thread, so it cannot release it");
 		}
-		ScriptExecutor.await(this.releaser.release(hold, false));
+		ScriptExecutor.await(this.parts.releaser.release(hold, false));
 	}
 
 	/**
@@ -364,7 +243,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @return the number of keys with at least one waiting owner
 	 */
 	int waitingKeys() {
-		return this.notifications.waitingKeys();
+		return this.parts.notifications.waitingKeys();
 	}
 
 	/**
@@ -375,8 +254,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @return the number of owners queued locally
 	 */
 	int queuedThreads(String key, LockType type) {
-		LocalQueue queue = this.queues.get(this.keyPrefix + key, type);
-		return (queue != null) ? queue.waiting() : 0;
+		return this.parts.queuedOwners(this.keyPrefix + key, type);
 	}
 
 	/**
@@ -395,7 +273,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @return {@code true} while the pub/sub subscription is up
 	 */
 	public boolean isListening() {
-		return this.notifications.isListening();
+		return this.parts.notifications.isListening();
 	}
 
 	/**
@@ -406,13 +284,13 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @return the reason, or {@code null} if the thread holds no such lock or it is not known to be lost
 	 */
 	@Nullable String lostReason(String key, LockType type) {
-		Hold hold = this.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
+		Hold hold = this.parts.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
 		return (hold != null) ? hold.lostReason : null;
 	}
 
 	@Override
 	public boolean isHeldByCurrentThread(String key, LockType type) {
-		return this.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
+		return this.parts.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
 	}
 
 	/**
@@ -423,16 +301,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public void close() {
-		if (!this.closed.compareAndSet(false, true)) {
-			return;
-		}
-		this.releaser.releaseAll();
-		this.watchdog.close();
-		this.notifications.close();
-		this.threads.close();
-		if (this.replicaSync != null) {
-			this.replicaSync.close();
-		}
+		this.parts.close();
 	}
 
 	/**
@@ -450,8 +319,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public void stop() {
-		if (!this.closed.get()) {
-			this.shutdownGrace.await(this.shutdownTimeout);
+		if (!this.parts.closed.get()) {
+			this.parts.shutdownGrace.await(this.shutdownTimeout);
 			close();
 		}
 	}
@@ -462,7 +331,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public boolean isRunning() {
-		return !this.closed.get();
+		return !this.parts.closed.get();
 	}
 
 	/**
@@ -472,21 +341,6 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public int getPhase() {
 		return PHASE;
-	}
-
-	private void checkOpen() {
-		if (this.closed.get()) {
-			throw new DistributedLockException("This lock client is closed (the application is shutting down)");
-		}
-	}
-
-	static long saturatedNanos(Duration duration) {
-		try {
-			return duration.toNanos();
-		}
-		catch (ArithmeticException ex) {
-			return Long.MAX_VALUE / 2;
-		}
 	}
 
 }

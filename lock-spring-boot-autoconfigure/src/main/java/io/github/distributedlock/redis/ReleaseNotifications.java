@@ -4,10 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -44,7 +42,7 @@ import org.springframework.util.backoff.FixedBackOff;
 final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	/** The waiters of each key, replaced (never changed) under the map's compute: usually one per key. */
-	private final ConcurrentHashMap<String, Waiter[]> waitersByKey = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<String, ReleaseWaiter[]> waitersByKey = new ConcurrentHashMap<>();
 
 	private static final Log logger = LogFactory.getLog(ReleaseNotifications.class);
 
@@ -133,10 +131,10 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	/**
 	 * Registers a waiter for {@code redisKey}.
 	 * @param redisKey the lock's Redis key
-	 * @param waitId the number a grant to this wait carries (see {@link Waiter#isGranted()})
-	 * @return the waiter, to be {@linkplain #unregister(Waiter) unregistered} in a {@code finally}
+	 * @param waitId the number a grant to this wait carries (see {@link ReleaseWaiter#isGranted()})
+	 * @return the waiter, to be {@linkplain #unregister(ReleaseWaiter) unregistered} in a {@code finally}
 	 */
-	Waiter register(String redisKey, long waitId) {
+	ReleaseWaiter register(String redisKey, long waitId) {
 		if (!this.closed && !this.container.isListening()) {
 			// on the subscription's thread: a connect attempt may block for a while
 			try {
@@ -146,26 +144,26 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 				// closed meanwhile
 			}
 		}
-		Waiter waiter = new Waiter(redisKey, waitId);
+		ReleaseWaiter waiter = new ReleaseWaiter(redisKey, waitId);
 		this.waitersByKey.compute(redisKey, (key, waiters) -> {
 			if (waiters == null) {
-				return new Waiter[] { waiter };
+				return new ReleaseWaiter[] { waiter };
 			}
-			Waiter[] more = Arrays.copyOf(waiters, waiters.length + 1);
+			ReleaseWaiter[] more = Arrays.copyOf(waiters, waiters.length + 1);
 			more[waiters.length] = waiter;
 			return more;
 		});
 		return waiter;
 	}
 
-	void unregister(Waiter waiter) {
+	void unregister(ReleaseWaiter waiter) {
 		this.waitersByKey.computeIfPresent(waiter.redisKey, (key, waiters) -> {
 			if (waiters.length == 1) {
 				return (waiters[0] == waiter) ? null : waiters;
 			}
-			Waiter[] fewer = new Waiter[waiters.length - 1];
+			ReleaseWaiter[] fewer = new ReleaseWaiter[waiters.length - 1];
 			int kept = 0;
-			for (Waiter other : waiters) {
+			for (ReleaseWaiter other : waiters) {
 				if (other != waiter && kept < fewer.length) {
 					fewer[kept++] = other;
 				}
@@ -179,9 +177,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	 * @param redisKey the lock's Redis key
 	 */
 	void wake(String redisKey) {
-		Waiter[] waiters = this.waitersByKey.get(redisKey);
+		ReleaseWaiter[] waiters = this.waitersByKey.get(redisKey);
 		if (waiters != null) {
-			for (Waiter waiter : waiters) {
+			for (ReleaseWaiter waiter : waiters) {
 				waiter.signal();
 			}
 		}
@@ -208,9 +206,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 			logger.warn("Ignored a malformed lock grant on channel '" + this.grantChannel + "': " + grant);
 			return;
 		}
-		Waiter[] waiters = this.waitersByKey.get(grant.substring(afterToken + 1));
+		ReleaseWaiter[] waiters = this.waitersByKey.get(grant.substring(afterToken + 1));
 		if (waiters != null) {
-			for (Waiter waiter : waiters) {
+			for (ReleaseWaiter waiter : waiters) {
 				if (waiter.waitId == waitId) {
 					waiter.grantedToken = token;
 					waiter.granted = true;
@@ -244,106 +242,6 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		catch (Exception ex) {
 			// closing a broken subscription is not worth failing the shutdown for
 		}
-	}
-
-	/**
-	 * One wait for a lock: a release notification or a grant signals it. A signal that arrives before
-	 * {@link #next} is asked for is kept, so none is lost; waiting costs no thread.
-	 */
-	static final class Waiter {
-
-		private static final CompletableFuture<Void> SIGNALLED = CompletableFuture.completedFuture(null);
-
-		private final String redisKey;
-
-		private final long waitId;
-
-		private volatile boolean granted;
-
-		/** The grant's fencing token: written before {@link #granted}, read after. */
-		private long grantedToken;
-
-		/** Whether a signal came while nobody waited for one. Guarded by {@code this}. */
-		private boolean signalled;
-
-		/** The wait for the next signal, while there is one. Guarded by {@code this}. */
-		private @Nullable CompletableFuture<Void> pending;
-
-		Waiter(String redisKey, long waitId) {
-			this.redisKey = redisKey;
-			this.waitId = waitId;
-		}
-
-		/**
-		 * Tells whether a release granted the lock to this wait: its owner holds it, with the lease it asked
-		 * for, counted from a moment after its last failed try reached Redis.
-		 * @return {@code true} once a grant arrived
-		 */
-		boolean isGranted() {
-			return this.granted;
-		}
-
-		/**
-		 * Returns the fencing token of the grant.
-		 * @return the token, valid once {@link #isGranted()}
-		 */
-		long grantedToken() {
-			return this.grantedToken;
-		}
-
-		/** Wakes the wait, or keeps the signal for the next one. */
-		void signal() {
-			CompletableFuture<Void> woken;
-			synchronized (this) {
-				woken = this.pending;
-				this.pending = null;
-				if (woken == null) {
-					this.signalled = true;
-					return;
-				}
-			}
-			woken.complete(null);
-		}
-
-		/**
-		 * Waits for a signal, or for the time to pass, without a thread.
-		 * @param nanos the longest wait
-		 * @param timer ends the wait when the time passed
-		 * @return completes (on the signalling or the timer's thread) when either happened; completed already
-		 * if a signal came since the last wait
-		 */
-		CompletableFuture<Void> next(long nanos, ScheduledExecutorService timer) {
-			CompletableFuture<Void> next;
-			synchronized (this) {
-				if (this.signalled) {
-					this.signalled = false;
-					return SIGNALLED;
-				}
-				next = new CompletableFuture<>();
-				this.pending = next;
-			}
-			ScheduledFuture<?> timeout;
-			try {
-				timeout = timer.schedule(() -> expire(next), nanos, TimeUnit.NANOSECONDS);
-			}
-			catch (RejectedExecutionException ex) {
-				// the client is closing: end the wait now
-				expire(next);
-				return next;
-			}
-			next.whenComplete((done, ex) -> timeout.cancel(false));
-			return next;
-		}
-
-		private void expire(CompletableFuture<Void> wait) {
-			synchronized (this) {
-				if (this.pending == wait) {
-					this.pending = null;
-				}
-			}
-			wait.complete(null);
-		}
-
 	}
 
 }

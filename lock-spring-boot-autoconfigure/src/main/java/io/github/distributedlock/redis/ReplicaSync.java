@@ -2,12 +2,13 @@ package io.github.distributedlock.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
-import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -74,6 +75,27 @@ final class ReplicaSync implements AutoCloseable {
 	private final BoundedAsyncPool<StatefulConnection<byte[], byte[]>> pool;
 
 	private final RedisScript<Long> touch = LockScripts.REPLICA_TOUCH;
+
+	/**
+	 * Checks the replica sync settings of a lock client, and creates its replica sync if it is on.
+	 * @param connectionFactory the lock client's connection factory: a {@link LettuceConnectionFactory} when on
+	 * @param replicas how many replicas must acknowledge each acquisition; 0 turns it off
+	 * @param timeout how long {@code WAIT} waits for them, at least 1 ms (checked also when off)
+	 * @return the replica sync, or {@code null} when off
+	 * @throws IllegalArgumentException if {@code replicas} is negative, {@code timeout} is under 1 ms, or it is
+	 * on and the factory is not Lettuce's
+	 */
+	static @Nullable ReplicaSync of(RedisConnectionFactory connectionFactory, int replicas, Duration timeout) {
+		Objects.requireNonNull(timeout, "syncTimeout must not be null");
+		if (replicas < 0) {
+			throw new IllegalArgumentException("sync-replicas must be 0 (off) or more, was " + replicas);
+		}
+		if (timeout.toMillis() < 1) {
+			// WAIT with 0 ms would wait for ever
+			throw new IllegalArgumentException("sync-timeout must be at least 1ms, was " + timeout);
+		}
+		return (replicas > 0) ? new ReplicaSync(connectionFactory, replicas, timeout) : null;
+	}
 
 	/**
 	 * Creates the replica sync of one lock client; connects lazily, at the first sync.

@@ -123,30 +123,25 @@ final class ScriptExecutor {
 	 * instead of one each, so that the watchdog renews a thousand locks over a slow network within their
 	 * leases. A script that Redis does not know yet (NOSCRIPT) is run again, sending its text.
 	 * @param calls the scripts to run
-	 * @return for each call, in the same order, its result or its failure; the future itself does not fail
+	 * @return for each call, in the same order, a future of its result or its failure, which completes when
+	 * that call's reply came (never exceptionally)
 	 */
-	CompletableFuture<List<Outcome>> runAllAsync(List<Call> calls) {
+	List<CompletableFuture<Outcome>> runAllAsync(List<Call> calls) {
 		List<RedisScript<Long>> scripts = new ArrayList<>(calls.size());
 		List<byte[][]> keysAndArgs = new ArrayList<>(calls.size());
 		for (Call call : calls) {
 			scripts.add(call.script());
 			keysAndArgs.add(keysAndArgs(call.redisKey(), call.args()));
 		}
-		return this.transport.evalAll(scripts, keysAndArgs).thenApply((replies) -> {
-			List<Outcome> outcomes = new ArrayList<>(calls.size());
-			for (int i = 0; i < calls.size(); i++) {
-				Call call = calls.get(i);
-				Object reply = (i < replies.size()) ? replies.get(i) : null;
-				if (reply instanceof Long value) {
-					outcomes.add(new Outcome(value, null));
-				}
-				else {
-					outcomes.add(new Outcome(0, (reply instanceof Throwable failure)
-							? failure(call.action(), call.key(), failure) : noResult(call.action(), call.key(), reply)));
-				}
-			}
-			return outcomes;
-		});
+		List<CompletableFuture<Object>> replies = this.transport.evalAll(scripts, keysAndArgs);
+		List<CompletableFuture<Outcome>> outcomes = new ArrayList<>(calls.size());
+		for (int i = 0; i < calls.size(); i++) {
+			Call call = calls.get(i);
+			outcomes.add(replies.get(i).thenApply((reply) -> (reply instanceof Long value) ? new Outcome(value, null)
+					: new Outcome(0, (reply instanceof Throwable failure) ? failure(call.action(), call.key(), failure)
+							: noResult(call.action(), call.key(), reply))));
+		}
+		return outcomes;
 	}
 
 	private CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, String redisKey,

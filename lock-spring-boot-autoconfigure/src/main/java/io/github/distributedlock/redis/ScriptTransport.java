@@ -32,10 +32,10 @@ interface ScriptTransport {
 	 * Runs integer scripts, each on its own key, pipelined: one round trip for all of them.
 	 * @param scripts the scripts
 	 * @param keysAndArgs for each script, its key and then its arguments
-	 * @return for each script, in order, its {@code Long} reply or the {@code Throwable} it failed with; the
-	 * future itself does not fail
+	 * @return for each script, in order, a future of its {@code Long} reply or the {@code Throwable} it failed
+	 * with, which completes when that reply came (never exceptionally)
 	 */
-	CompletableFuture<List<Object>> evalAll(List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs);
+	List<CompletableFuture<Object>> evalAll(List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs);
 
 	/**
 	 * Tells whether {@link #eval} blocks its caller for the round trip (and so completes its future before it

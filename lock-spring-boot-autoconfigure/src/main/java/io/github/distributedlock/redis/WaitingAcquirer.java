@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * keeps a place in Redis, bounded in time and refreshed by each try: a reentrant waiter's place in the lock's
  * queue, a writer's claim (new readers wait behind it), a reader's claim (the next writer's release admits
  * it). So a waiter that dies ({@code kill -9}) holds nobody up for more than a few seconds. When it gives up
- * (its deadline, or {@link Wait#cancel()}), it withdraws what it left, and after a try whose outcome it never
+ * (its deadline, or {@link RedisWait#cancel()}), it withdraws what it left, and after a try whose outcome it never
  * learnt (a timed-out round trip that may have run), also a hold that try may have taken. Thread-safe.
  */
 final class WaitingAcquirer {
@@ -29,7 +29,7 @@ final class WaitingAcquirer {
 	 * waiter's lease, not the previous holder's, and a dead writer's claim keeps readers out for seconds, not
 	 * for its lease.
 	 */
-	private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+	static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
 	/**
 	 * How long (milliseconds) a read/write claim outlives the wait it announced, for the waiter's round trips
@@ -38,23 +38,23 @@ final class WaitingAcquirer {
 	private static final long CLAIM_SLACK_MILLIS = 2000;
 
 	/** Wait bound when a foreign key without a TTL blocks the lock: it cannot expire, so retry now and then. */
-	private static final long NO_TTL_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+	static final long NO_TTL_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-	private final LockCommands commands;
+	final LockCommands commands;
 
-	private final ReleaseNotifications notifications;
+	final ReleaseNotifications notifications;
 
 	/** Runs the withdrawal after an unknown outcome, so that the failed acquisition does not wait for it too. */
-	private final Executor background;
+	final Executor background;
 
 	/** Ends waits when their time passed. */
-	private final ScheduledExecutorService timer;
+	final ScheduledExecutorService timer;
 
 	/**
 	 * Runs a try after a wait: on the thread that ended the wait when scripts do not block, on a thread of its
 	 * own when they do (the timer and the subscription must not wait for Redis).
 	 */
-	private final Executor resume;
+	final Executor resume;
 
 	/** Numbers the waits in Redis, so that a grant wakes the wait it was made for and no later one. */
 	private final AtomicLong waitIds = new AtomicLong();
@@ -78,19 +78,19 @@ final class WaitingAcquirer {
 	 * Starts acquiring in Redis; the first try is sent from the calling thread.
 	 * @param tryOnce whether to try once, without waiting or leaving anything in Redis
 	 * @param deadline the {@link System#nanoTime()} to give up at
-	 * @return the wait, whose {@linkplain Wait#result() result} completes with the acquisition, with
+	 * @return the wait, whose {@linkplain RedisWait#result() result} completes with the acquisition, with
 	 * {@code null} if the deadline passed or it was cancelled first, or exceptionally: with an
 	 * {@link IllegalMonitorStateException} if a reader asks for the write lock (an upgrade), an
 	 * {@link IllegalStateException} if the key is a lock of the other kind, a {@link DistributedLockException}
 	 * if Redis could not be reached (what the failed try may have left in Redis is then withdrawn in the
 	 * background)
 	 */
-	Wait acquire(LockType type, String key, String redisKey, String owner, long leaseMillis, boolean tryOnce,
+	RedisWait acquire(LockType type, String key, String redisKey, String owner, long leaseMillis, boolean tryOnce,
 			long deadline) {
 		long waitId = this.waitIds.incrementAndGet();
 		// register before the first try: a release between a failed try and the wait still wakes it
-		ReleaseNotifications.Waiter waiter = tryOnce ? null : this.notifications.register(redisKey, waitId);
-		Wait wait = new Wait(type, key, redisKey, owner, leaseMillis, deadline, waitId, waiter);
+		ReleaseWaiter waiter = tryOnce ? null : this.notifications.register(redisKey, waitId);
+		RedisWait wait = new RedisWait(this, type, key, redisKey, owner, leaseMillis, deadline, waitId, waiter);
 		wait.tryLock();
 		return wait;
 	}
@@ -99,7 +99,7 @@ final class WaitingAcquirer {
 	 * How long a blocked try keeps the waiter's place or claim: until its next try (at most {@link #RETRY_NANOS}
 	 * away), plus the slack for read/write claims.
 	 */
-	private static long claimMillis(LockType type, long remainingNanos) {
+	static long claimMillis(LockType type, long remainingNanos) {
 		long untilNextTry = Math.max(1, TimeUnit.NANOSECONDS.toMillis(Math.min(remainingNanos, RETRY_NANOS)) + 1);
 		return (type == LockType.REENTRANT) ? untilNextTry : untilNextTry + CLAIM_SLACK_MILLIS;
 	}
@@ -117,205 +117,6 @@ final class WaitingAcquirer {
 	 * @param token the fencing token it was given
 	 */
 	record Acquired(long sentAt, long token) {
-	}
-
-	/**
-	 * One owner's acquisition in Redis: a try, then a wait and another try, until it acquires, gives up or is
-	 * cancelled. Its steps run one after another, each started by the end of the one before.
-	 */
-	final class Wait {
-
-		private final CompletableFuture<@Nullable Acquired> result = new CompletableFuture<>();
-
-		private final LockType type;
-
-		private final String key;
-
-		private final String redisKey;
-
-		private final String owner;
-
-		private final long leaseMillis;
-
-		private final long deadline;
-
-		private final long waitId;
-
-		/** Wakes the wait; {@code null} for a single try. */
-		private final ReleaseNotifications.@Nullable Waiter waiter;
-
-		private volatile boolean cancelled;
-
-		/** Whether a try left a place or claim in Redis. Written by one step at a time. */
-		private boolean claimed;
-
-		/** When the last try was sent ({@link System#nanoTime()}). Written by one step at a time. */
-		private long sentAt;
-
-		Wait(LockType type, String key, String redisKey, String owner, long leaseMillis, long deadline, long waitId,
-				ReleaseNotifications.@Nullable Waiter waiter) {
-			this.type = type;
-			this.key = key;
-			this.redisKey = redisKey;
-			this.owner = owner;
-			this.leaseMillis = leaseMillis;
-			this.deadline = deadline;
-			this.waitId = waitId;
-			this.waiter = waiter;
-		}
-
-		/**
-		 * Returns the outcome.
-		 * @return completes with the acquisition, or {@code null} if not acquired (see {@link #acquire})
-		 */
-		CompletableFuture<@Nullable Acquired> result() {
-			return this.result;
-		}
-
-		/**
-		 * Gives up waiting: the wait ends within a round trip, with {@code null}, unless its try in flight (or a
-		 * grant that arrived) acquired the lock, which then wins.
-		 */
-		void cancel() {
-			this.cancelled = true;
-			if (this.waiter != null) {
-				this.waiter.signal();
-			}
-		}
-
-		private void tryLock() {
-			if (this.cancelled) {
-				giveUp();
-				return;
-			}
-			long sent = System.nanoTime();
-			this.sentAt = sent;
-			long claim = (this.waiter == null) ? 0 : claimMillis(this.type, this.deadline - sent);
-			CompletableFuture<ScriptExecutor.Pair> tried;
-			try {
-				tried = WaitingAcquirer.this.commands.tryAcquire(this.type, this.key, this.redisKey, this.owner,
-						this.leaseMillis, false, claim, this.waitId);
-			}
-			catch (RuntimeException ex) {
-				tried = CompletableFuture.failedFuture(ex);
-			}
-			tried.whenComplete((reply, ex) -> {
-				try {
-					tried(reply, ex, claim);
-				}
-				catch (RuntimeException failure) {
-					fail(failure, false);
-				}
-			});
-		}
-
-		private void tried(ScriptExecutor.@Nullable Pair reply, @Nullable Throwable ex, long claim) {
-			if (ex != null || reply == null) {
-				RuntimeException failure = ScriptExecutor.unwrap(ex);
-				// a round trip that failed may have run in Redis and acquired: its outcome is unknown
-				fail(failure, failure instanceof DistributedLockException);
-				return;
-			}
-			long result = reply.result();
-			if (result == LockScripts.ACQUIRED) {
-				succeed(new Acquired(this.sentAt, reply.token()));
-				return;
-			}
-			if (result == LockScripts.UPGRADE) {
-				fail(upgradeRefused(this.key), false);
-				return;
-			}
-			this.claimed |= claim > 0 && (result >= 0 || result == LockScripts.NO_TTL);
-			long remaining = this.deadline - System.nanoTime();
-			if (this.waiter == null || remaining <= 0 || this.cancelled) {
-				giveUp();
-				return;
-			}
-			// the holder's lease bounds the wait: a crashed holder publishes nothing
-			long untilLeaseEnds = (result == LockScripts.NO_TTL) ? NO_TTL_RETRY_NANOS
-					: TimeUnit.MILLISECONDS.toNanos(result + 1);
-			CompletableFuture<Void> woken = this.waiter.next(Math.min(remaining, Math.min(untilLeaseEnds, RETRY_NANOS)),
-					WaitingAcquirer.this.timer);
-			if (woken.isDone()) {
-				afterWait();
-			}
-			else {
-				woken.whenComplete((done, failure) -> resumeAfterWait());
-			}
-		}
-
-		private void resumeAfterWait() {
-			try {
-				WaitingAcquirer.this.resume.execute(this::afterWait);
-			}
-			catch (RejectedExecutionException ex) {
-				fail(new DistributedLockException("This lock client is closed (the application is shutting down)"),
-						false);
-			}
-		}
-
-		private void afterWait() {
-			try {
-				ReleaseNotifications.Waiter granted = this.waiter;
-				// granted after this wait's last failed try reached Redis, so its lease counts from no earlier
-				// than that try; if that was long ago, the next try finds the grant and confirms a full lease
-				if (granted != null && granted.isGranted()
-						&& System.nanoTime() - this.sentAt < Hold.thirdOfLeaseNanos(this.leaseMillis)) {
-					succeed(new Acquired(this.sentAt, granted.grantedToken()));
-					return;
-				}
-				tryLock();
-			}
-			catch (RuntimeException ex) {
-				fail(ex, false);
-			}
-		}
-
-		private void succeed(Acquired acquired) {
-			unregister();
-			this.result.complete(acquired);
-		}
-
-		/** Ends without the lock, withdrawing the place or claim it left first. */
-		private void giveUp() {
-			unregister();
-			if (this.claimed) {
-				WaitingAcquirer.this.commands.withdraw(this.type, this.key, this.redisKey, this.owner, false)
-					.whenComplete((done, ex) -> this.result.complete(null));
-			}
-			else {
-				this.result.complete(null);
-			}
-		}
-
-		private void fail(RuntimeException failure, boolean outcomeUnknown) {
-			unregister();
-			if (outcomeUnknown) {
-				// the caller's failure comes within one command timeout, not two
-				try {
-					WaitingAcquirer.this.background.execute(() -> WaitingAcquirer.this.commands.withdraw(this.type,
-							this.key, this.redisKey, this.owner, true));
-				}
-				catch (RejectedExecutionException ex) {
-					// closed: what the try took ends with its lease
-				}
-				this.result.completeExceptionally(failure);
-			}
-			else if (this.claimed) {
-				WaitingAcquirer.this.commands.withdraw(this.type, this.key, this.redisKey, this.owner, false)
-					.whenComplete((done, ex) -> this.result.completeExceptionally(failure));
-			}
-			else {
-				this.result.completeExceptionally(failure);
-			}
-		}
-
-		private void unregister() {
-			if (this.waiter != null) {
-				WaitingAcquirer.this.notifications.unregister(this.waiter);
-			}
-		}
-
 	}
 
 }

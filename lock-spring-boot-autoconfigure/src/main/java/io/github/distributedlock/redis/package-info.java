@@ -1,7 +1,49 @@
 /**
- * The Redis implementation of {@link io.github.distributedlock.core.LockClient}: Lua scripts (under
- * {@code src/main/resources/io/github/distributedlock/redis/}), owner identity, lease renewal (the
- * watchdog) and release notifications over Redis pub/sub.
+ * The Redis implementation of {@link io.github.distributedlock.core.LockClient}, {@link RedisLockClient}: Lua
+ * scripts (under {@code src/main/resources/io/github/distributedlock/redis/}), owner identity, lease renewal
+ * (the watchdog) and release notifications over Redis pub/sub. How its locks work:
+ * <ul>
+ * <li><b>Data</b>: a reentrant lock is one Redis hash at {@code <key-prefix><key>} whose one field is the
+ * owner id ({@code <client id>:<thread id>}, the client id a random UUID per instance) and its value the
+ * hold count. The key's TTL is the lease. A read/write lock is also one hash (so one Redis Cluster slot),
+ * with the writer, each reader and its own lease deadline, and waiting writers' claims (see
+ * {@code rw_common.lua}). One key is one kind of lock at a time: acquiring a key held as the other kind is
+ * refused with an {@link IllegalStateException}. Every check-then-act is one Lua script (see the {@code .lua}
+ * files of this package), so a release or renewal by anyone but the owner changes nothing.</li>
+ * <li><b>Read/write</b>: readers share, a writer excludes everyone; the write holder may take the read
+ * lock (downgrade), a reader may not take the write lock (upgrade: {@link IllegalMonitorStateException}).
+ * A waiting writer makes new readers wait behind it, so readers cannot starve it; the readers waiting when
+ * a writer releases enter before the next writer (phase-fair), so writers cannot starve readers either.</li>
+ * <li><b>Renewal</b>: see {@link LeaseWatchdog}. If an extension finds the lock gone, or cannot reach Redis for
+ * longer than the lease, the hold is marked lost and its release throws
+ * {@link io.github.distributedlock.core.LockLostException}.</li>
+ * <li><b>Waiting</b>: see {@link WaitingAcquirer}. Owners of this client that want the same exclusive lock
+ * queue locally (a fair {@link LocalQueue}), so only the first of them talks to Redis; the release of a
+ * reentrant lock hands it to the next local waiter in its one round trip, unless another instance is queued
+ * for it in Redis, which comes first. No thread waits: a release notification, a hand-over or a timer
+ * completes the wait.</li>
+ * <li><b>Non-blocking core</b>: every operation is a chain of asynchronous steps ({@link Acquisition},
+ * {@link HoldReleaser}); on Lettuce with its shared connection (Spring Data Redis's default) scripts are sent
+ * without blocking a thread ({@link LettuceScriptTransport}). {@link RedisLockClient#acquireAsync} and
+ * {@link io.github.distributedlock.core.LockHandle#closeAsync()} use it as it is; the blocking methods
+ * ({@link RedisLockClient#acquire}, {@link RedisLockClient#release}) wait for it. With a blocking client
+ * (Jedis) each script blocks the thread that sends it, but waiting still costs no thread.</li>
+ * <li><b>Owners</b>: a thread ({@code <client id>:<thread id>}), or an owner that is not a thread
+ * ({@code <client id>:async-<n>}, from {@link RedisLockClient#newAsyncOwner()}: one asynchronous call or
+ * reactive chain).</li>
+ * <li><b>Reentrancy</b>: a re-entry while the lease is confirmed for at least a third of its length more
+ * is counted locally, without a round trip; only the last release goes to Redis, and it releases every hold
+ * Redis records for the owner (also one whose round trip timed out after it ran).</li>
+ * <li><b>Replica sync</b> (opt-in, see {@link ReplicaSync}): every acquisition waits with {@code WAIT} until
+ * enough replicas have the lock; one they do not acknowledge in time is undone and tried again.</li>
+ * <li><b>Threads</b>: a hold taken through a {@link java.util.concurrent.locks.Lock} view belongs to its
+ * thread, which must release it. On a pool thread, release it before the task ends: the pool's next task on
+ * that thread is the same owner and would re-enter it. A hold whose thread ended without releasing it is not
+ * renewed: the watchdog releases it at its next renewal, with a warning. A hold with an open
+ * {@link io.github.distributedlock.core.LockHandle} is exempt (any thread may close a handle).</li>
+ * </ul>
+ * Redis commands fail within the connection factory's command timeout ({@code spring.data.redis.timeout});
+ * such failures surface as {@link io.github.distributedlock.core.DistributedLockException}.
  */
 @NullMarked
 package io.github.distributedlock.redis;

@@ -1,0 +1,128 @@
+package io.github.distributedlock.redis;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.HeldLock;
+import io.github.distributedlock.redis.Hold.HoldId;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The parts of one {@link RedisLockClient} and how they are wired: its holds, local queues, threads, release
+ * notifications, watchdog, the acquire and release sides, and the shutdown grace; and the order in which
+ * closing stops them. The client is their facade. Thread-safe.
+ */
+final class ClientParts {
+
+	final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
+
+	final AtomicBoolean closed = new AtomicBoolean();
+
+	/** What the observer and the log are told of acquisitions, releases and losses. */
+	final HoldEvents events = new HoldEvents();
+
+	final ShutdownGrace shutdownGrace = new ShutdownGrace(this.holds.values());
+
+	final ClientThreads threads;
+
+	final LocalQueues queues;
+
+	final ReleaseNotifications notifications;
+
+	final LeaseWatchdog watchdog;
+
+	final HoldReleaser releaser;
+
+	final HoldAcquirer acquirer;
+
+	/** Replica sync, or {@code null} when off. */
+	private final @Nullable ReplicaSync replicaSync;
+
+	/**
+	 * Makes the parts of a client and subscribes to release notifications (or tries to: an unreachable Redis is
+	 * logged, not thrown).
+	 * @param connectionFactory the Redis connections
+	 * @param keyPrefix prefix of every Redis key the client writes
+	 * @param clientId the client's id
+	 * @param channel the release channel
+	 * @param replicaSync replica sync, or {@code null} when off
+	 */
+	ClientParts(RedisConnectionFactory connectionFactory, String keyPrefix, String clientId, String channel,
+			@Nullable ReplicaSync replicaSync) {
+		this.replicaSync = replicaSync;
+		LockCommands commands = new LockCommands(new ScriptExecutor(connectionFactory), channel);
+		String threadName = "distributed-lock-" + clientId.substring(0, 8);
+		this.threads = new ClientThreads(threadName, commands.isBlocking());
+		this.queues = new LocalQueues(this.threads.timer);
+		this.notifications = new ReleaseNotifications(connectionFactory, channel, clientId, this.threads.subscriber);
+		this.watchdog = new LeaseWatchdog(threadName, commands, this.events, this.threads.timer);
+		this.releaser = new HoldReleaser(this.holds, this.queues, commands, this.shutdownGrace, this.closed,
+				this.events, this.watchdog);
+		this.watchdog.setOrphanHandler(this.releaser::releaseOrphan);
+		WaitingAcquirer waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
+				this.threads.timer, this.threads.resume);
+		this.acquirer = new HoldAcquirer(keyPrefix, clientId, this.holds, this.queues, commands, waiting,
+				this.watchdog, replicaSync, this.releaser, this.events, this.threads.resume,
+				this.watchdog::runInBackground);
+	}
+
+	/**
+	 * Closes the client, once: releases what is still held (with a warning each), then stops renewing,
+	 * listening and the threads.
+	 */
+	void close() {
+		if (!this.closed.compareAndSet(false, true)) {
+			return;
+		}
+		this.releaser.releaseAll();
+		this.watchdog.close();
+		this.notifications.close();
+		this.threads.close();
+		if (this.replicaSync != null) {
+			this.replicaSync.close();
+		}
+	}
+
+	/**
+	 * Fails an operation of a closed client.
+	 * @throws DistributedLockException once closed
+	 */
+	void checkOpen() {
+		if (this.closed.get()) {
+			throw new DistributedLockException("This lock client is closed (the application is shutting down)");
+		}
+	}
+
+	/**
+	 * Returns what is known of the holds now (see {@link RedisLockClient#heldLocks()}).
+	 * @return a snapshot, one entry per hold
+	 */
+	List<HeldLock> heldLocks() {
+		List<HeldLock> held = new ArrayList<>(this.holds.size());
+		long nanoNow = System.nanoTime();
+		Instant now = Instant.now();
+		for (Hold hold : this.holds.values()) {
+			held.add(hold.snapshot(now, nanoNow));
+		}
+		return held;
+	}
+
+	/**
+	 * Returns how many owners wait in the local queue of an exclusive lock.
+	 * @param redisKey the lock's Redis key
+	 * @param type the lock type
+	 * @return the number of owners queued locally
+	 */
+	int queuedOwners(String redisKey, LockType type) {
+		LocalQueue queue = this.queues.get(redisKey, type);
+		return (queue != null) ? queue.waiting() : 0;
+	}
+
+}

@@ -1,0 +1,108 @@
+package io.github.distributedlock.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+import io.github.distributedlock.core.DistributedLockException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Renews a batch of holds in Redis for the {@link LeaseWatchdog} and records each outcome on its hold: a
+ * renewal confirms the lease from when it was sent and sets the next renewal a third of the lease later; a
+ * lock found gone is lost; a failure is retried after a third of what is left of the lease, and the hold is
+ * lost once the lease ran out without a renewal. Each hold's outcome is recorded when its own reply comes, so
+ * a slow reply (a cluster node that answers late) delays no other hold of the batch. Thread-safe.
+ */
+final class LeaseRenewer {
+
+	private static final Log logger = LogFactory.getLog(LeaseWatchdog.class);
+
+	private final LockCommands commands;
+
+	private final HoldEvents events;
+
+	LeaseRenewer(LockCommands commands, HoldEvents events) {
+		this.commands = commands;
+		this.events = events;
+	}
+
+	/**
+	 * Renews holds: one alone with a plain round trip, several in one pipeline (one round trip each took 10 s
+	 * for 1,000 locks at 10 ms a round trip, far past 1 s leases).
+	 * @param due the holds to renew
+	 * @param renewalEnded called for each hold once its outcome is recorded
+	 * @return completes when every hold's outcome is recorded; never fails
+	 */
+	CompletableFuture<Void> renew(List<Hold> due, Consumer<Hold> renewalEnded) {
+		long sentAt = System.nanoTime();
+		List<CompletableFuture<ScriptExecutor.Outcome>> outcomes;
+		if (due.size() == 1) {
+			outcomes = List.of(this.commands.renew(due.get(0))
+				.handle((result, ex) -> (ex != null) ? new ScriptExecutor.Outcome(0, asLockFailure(ex))
+						: new ScriptExecutor.Outcome(result, null)));
+		}
+		else {
+			outcomes = this.commands.renewAll(due);
+		}
+		List<CompletableFuture<Void>> recorded = new ArrayList<>(due.size());
+		for (int i = 0; i < due.size(); i++) {
+			Hold hold = due.get(i);
+			recorded.add(outcomes.get(i).handle((outcome, ex) -> {
+				try {
+					if (ex != null || outcome.failure() != null) {
+						renewalFailed(hold, (ex != null) ? ScriptExecutor.unwrap(ex) : outcome.failure());
+					}
+					else {
+						renewed(hold, outcome.result(), sentAt);
+					}
+				}
+				finally {
+					renewalEnded.accept(hold);
+				}
+				return null;
+			}));
+		}
+		return CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
+	}
+
+	private static DistributedLockException asLockFailure(Throwable ex) {
+		RuntimeException failure = ScriptExecutor.unwrap(ex);
+		return (failure instanceof DistributedLockException lock) ? lock
+				: new DistributedLockException(
+						"Could not renew a lock in Redis: " + failure.getMessage(), failure);
+	}
+
+	/** Records what a renewal sent at {@code sentAt} returned: 1 renewed, else the lock is gone. */
+	private void renewed(Hold hold, long result, long sentAt) {
+		if (result == 1) {
+			hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
+			hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
+		}
+		else if (!hold.released) {
+			hold.markLost("the watchdog found it gone at renewal (it expired or was deleted in Redis)");
+			this.events.lost(hold);
+		}
+	}
+
+	private void renewalFailed(Hold hold, RuntimeException ex) {
+		this.events.renewalFailed(hold);
+		if (System.nanoTime() - hold.confirmedUntil >= 0) {
+			hold.markLost("it could not be renewed for longer than its lease of " + hold.leaseMillis + " ms ("
+					+ ex.getMessage() + ")");
+			this.events.lost(hold);
+		}
+		else {
+			// try again after another third of what is left, not at once: Redis may take a while to return
+			hold.nextRenewal = System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(1),
+					(hold.confirmedUntil - System.nanoTime()) / 3);
+			if (logger.isWarnEnabled()) {
+				logger.warn("Could not renew lock '" + hold.id.key() + "'; retrying while its lease lasts", ex);
+			}
+		}
+	}
+
+}
