@@ -204,7 +204,9 @@ class ConnectionFaultTests {
 				await().pollInSameThread()
 					.atMost(Duration.ofSeconds(10))
 					.until(() -> cutOffClient.lostReason(key, LockType.REENTRANT) != null);
-				await().atMost(Duration.ofSeconds(5)).until(() -> told.things().size() >= 2);
+				await("the loss told to the observer and published as a LockLostEvent, before the release")
+					.atMost(Duration.ofSeconds(5))
+					.until(() -> told.things().size() >= 2);
 				assertThat(told.things()).containsExactlyInAnyOrder("lost " + key, "LockLostEvent " + key);
 				assertThat(told.reasons()).containsExactly(cutOffClient.lostReason(key, LockType.REENTRANT));
 				proxy.heal();
