@@ -1,5 +1,6 @@
 package io.github.distributedlock.sample;
 
+import java.time.Duration;
 import java.util.List;
 
 import io.github.distributedlock.annotation.DistributedLock;
@@ -21,8 +22,13 @@ import org.springframework.stereotype.Component;
  * later, still finds it taken instead of running the period's job a second time. Choose it shorter than the
  * period and longer than the instances' clock differences and the scheduler's jitter.
  * <p>
+ * A run that takes longer than the period keeps the lock for as long as it works: every instance skips the
+ * firings that come meanwhile, so runs never overlap, and the first firing after the run ended runs the job
+ * again, once.
+ * <p>
  * On with {@code sample.report.enabled=true}; the period is {@code sample.report.cron} (every 10 s by
- * default), the minimum hold {@code sample.report.hold-at-least} (5 s).
+ * default), the minimum hold {@code sample.report.hold-at-least} (5 s), and how long each run works
+ * {@code sample.report.work} (0 by default: the report is quick).
  */
 @Component
 @EnableScheduling
@@ -38,9 +44,12 @@ public class ReportJob {
 
 	private final String instance;
 
+	private final Duration work;
+
 	public ReportJob(StringRedisTemplate redis, org.springframework.core.env.Environment environment) {
 		this.redis = redis;
 		this.instance = environment.getProperty("sample.instance-name", "instance-" + ProcessHandle.current().pid());
+		this.work = environment.getProperty("sample.report.work", Duration.class, Duration.ZERO);
 	}
 
 	@Scheduled(cron = "${sample.report.cron:*/10 * * * * *}")
@@ -50,6 +59,15 @@ public class ReportJob {
 		long now = System.currentTimeMillis();
 		this.redis.opsForList().rightPush(RUNS_KEY, this.instance + "@" + now);
 		this.redis.expire(RUNS_KEY, SampleData.TTL);
+		if (!this.work.isZero()) {
+			logger.info(this.instance + " is working on the report for " + this.work.toMillis() + " ms");
+			try {
+				Thread.sleep(this.work.toMillis());   // stands for a report that takes this long to compute
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}
 		logger.info(this.instance + " ran the report job");
 	}
 

@@ -60,7 +60,7 @@ class ReportJobTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> job.runs().size() >= 4);
 			Map<Long, List<String>> byPeriod = new HashMap<>();
 			for (String run : job.runs()) {
-				long at = Long.parseLong(run.substring(run.indexOf('@') + 1));
+				long at = startedAt(run);
 				byPeriod.computeIfAbsent(at / 2000, (period) -> new ArrayList<>()).add(run);
 			}
 			assertThat(byPeriod.values()).as("runs per 2 s period").allSatisfy((runs) -> assertThat(runs).hasSize(1));
@@ -73,8 +73,63 @@ class ReportJobTests {
 		}
 	}
 
-	private static ConfigurableApplicationContext start(String name, Duration clockBehind) {
+	/**
+	 * Issue 12's case of a job longer than its period: two instances (the second's clock 400 ms behind) run a job
+	 * that works 3 s on a 2 s schedule. The firings that come while a run works find the lock taken and skip, so
+	 * runs never overlap and no period runs twice; the first firing after a run ended runs it again. Without the
+	 * lock both instances run every free firing, 400 ms apart, each run overlapping the other's.
+	 */
+	@Test
+	void aJobLongerThanItsPeriodNeverOverlapsItselfAndRunsAgainAtTheFirstFiringAfterItEnds() {
+		Duration work = Duration.ofSeconds(3);
+		Duration period = Duration.ofSeconds(2);
+		List<ConfigurableApplicationContext> instances = new ArrayList<>();
+		try {
+			for (int i = 0; i < 2; i++) {
+				instances.add(start("instance-" + i, Duration.ofMillis(400L * i), "--sample.report.work=3s"));
+			}
+			instances.get(0).getBean(StringRedisTemplate.class).delete(ReportJob.RUNS_KEY);
+			ReportJob job = instances.get(0).getBean(ReportJob.class);
+			// two runs: the second is the first firing after the first run ended, two periods later
+			await().atMost(Duration.ofSeconds(20)).until(() -> job.runs().size() >= 2);
+			// the other instance fires 400 ms after each firing: watch a while longer for a run of its at the same
+			// firing (a later run may only start 3 s on, after this one's work)
+			await().during(Duration.ofMillis(1500))
+				.atMost(Duration.ofSeconds(3))
+				.untilAsserted(() -> assertThat(startsApart(job.runs()))
+					.as("ms between the starts of consecutive runs %s", job.runs())
+					.allSatisfy((apart) -> assertThat(apart).isGreaterThanOrEqualTo(work.toMillis())));
+			List<String> runs = job.runs();
+			for (int i = 1; i < runs.size(); i++) {
+				long apart = startedAt(runs.get(i)) - startedAt(runs.get(i - 1));
+				assertThat(apart).as("ms between the starts of %s and %s", runs.get(i - 1), runs.get(i))
+					// the later run started after the earlier one's 3 s of work: they never overlapped
+					.isGreaterThanOrEqualTo(work.toMillis())
+					// and at the first firing after it (of either instance), not a period later
+					.isLessThan(work.plus(period).plusMillis(400 + 600).toMillis());
+			}
+		}
+		finally {
+			instances.forEach(ConfigurableApplicationContext::close);
+		}
+	}
+
+	/** How many ms after the one before it each run started. */
+	private static List<Long> startsApart(List<String> runs) {
+		List<Long> apart = new ArrayList<>();
+		for (int i = 1; i < runs.size(); i++) {
+			apart.add(startedAt(runs.get(i)) - startedAt(runs.get(i - 1)));
+		}
+		return apart;
+	}
+
+	private static long startedAt(String run) {
+		return Long.parseLong(run.substring(run.indexOf('@') + 1));
+	}
+
+	private static ConfigurableApplicationContext start(String name, Duration clockBehind, String... more) {
 		List<String> args = new ArrayList<>(List.of(connection));
+		args.addAll(List.of(more));
 		args.add("--sample.lottery-on-startup=false");
 		args.add("--sample.report.enabled=true");
 		args.add("--sample.report.cron=*/2 * * * * *");

@@ -54,6 +54,8 @@ import org.springframework.util.ClassUtils;
 @EnableConfigurationProperties(DistributedLockProperties.class)
 public final class DistributedLockAutoConfiguration {
 
+	private static final String LETTUCE_CONNECTION_FACTORY = "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
+
 	/**
 	 * Creates the auto-configuration; Spring Boot does, when the conditions above hold.
 	 */
@@ -66,11 +68,41 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnProperty(name = "distributed-lock.store", havingValue = "redis", matchIfMissing = true)
 	RedisLockClient distributedLockClient(RedisConnectionFactory connectionFactory,
 			DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
+		checkReplicaSyncClient(connectionFactory, properties);
 		RedisLockClient client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(),
 				properties.getSyncReplicas(), properties.getSyncTimeout());
 		client.setShutdownTimeout(properties.getShutdownTimeout());
 		client.setLockObserver(LockObserver.of(observers.orderedStream().toList()));
 		return client;
+	}
+
+	/**
+	 * Fails the startup, reported by {@link LockPropertyFailureAnalyzer}, when replica sync is on and the
+	 * connection factory is not Lettuce's: its {@code WAIT} needs connections of its own that only Lettuce gives
+	 * (with Jedis it would fail in the lock client's constructor, deep in a bean-creation chain). Compared by class
+	 * name, so that an application without Lettuce on its classpath does not load Lettuce's factory for this.
+	 */
+	private static void checkReplicaSyncClient(RedisConnectionFactory connectionFactory,
+			DistributedLockProperties properties) {
+		if (properties.getSyncReplicas() == 0 || isLettuce(connectionFactory)) {
+			return;
+		}
+		throw new InvalidLockPropertyException("distributed-lock.sync-replicas", properties.getSyncReplicas(),
+				"Replica sync (distributed-lock.sync-replicas greater than 0) needs the Lettuce client (a "
+						+ "LettuceConnectionFactory), but the application's RedisConnectionFactory is a "
+						+ connectionFactory.getClass().getName(),
+				"Use Lettuce, the starter's Redis client (remove spring.data.redis.client-type=jedis or set it to "
+						+ "lettuce, with io.lettuce:lettuce-core on the classpath), or set distributed-lock.sync-replicas "
+						+ "to 0 to turn replica sync off.");
+	}
+
+	private static boolean isLettuce(RedisConnectionFactory connectionFactory) {
+		for (Class<?> type = connectionFactory.getClass(); type != null; type = type.getSuperclass()) {
+			if (LETTUCE_CONNECTION_FACTORY.equals(type.getName())) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@Bean

@@ -4,8 +4,10 @@ import io.github.distributedlock.core.DistributedLockException;
 
 /**
  * A {@code distributed-lock.*} property bound to a value the library cannot use, such as a lease too short to
- * renew or a negative acquire timeout. Thrown by {@link DistributedLockProperties} while it is bound, so that
- * Spring Boot's failure analysis reports the property, its value and where it was set, and the fix. Immutable.
+ * renew or a negative acquire timeout. Thrown by {@link DistributedLockProperties} while it is bound, or by the
+ * auto-configuration for a value the application's Redis client cannot serve (replica sync with Jedis), so that
+ * Spring Boot's failure analysis reports the property, its value (and, when bound, where it was set), and the
+ * fix. Immutable.
  */
 public class InvalidLockPropertyException extends DistributedLockException {
 

@@ -1,6 +1,7 @@
 package io.github.distributedlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -14,10 +15,14 @@ import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -27,8 +32,10 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The auto-configuration on an application that chose Jedis ({@code spring.data.redis.client-type=jedis}):
- * the lock client runs on Spring Boot's Jedis connection factory and its pool.
+ * the lock client runs on Spring Boot's Jedis connection factory and its pool; replica sync, which needs Lettuce,
+ * fails the startup with a report naming the property and the fix.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class JedisAutoConfigurationTests {
 
 	private static final RedisServer server = SharedRedis.server();
@@ -98,6 +105,41 @@ class JedisAutoConfigurationTests {
 			});
 			assertThat(result).isEqualTo("held");
 		});
+	}
+
+	@Test
+	void replicaSyncFailsTheStartupWithAReportNamingThePropertyAndTheFix() {
+		this.contextRunner.withPropertyValues("distributed-lock.sync-replicas=1").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).hasRootCauseInstanceOf(InvalidLockPropertyException.class);
+			FailureAnalysis analysis = new LockPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).contains("Property: distributed-lock.sync-replicas")
+				.contains("Value: \"1\"")
+				.contains("needs the Lettuce client")
+				.contains(JedisConnectionFactory.class.getName());
+			assertThat(analysis.getAction()).contains("Use Lettuce")
+				.contains("spring.data.redis.client-type=jedis")
+				.contains("set distributed-lock.sync-replicas to 0");
+		});
+	}
+
+	@Test
+	void springBootPrintsTheReplicaSyncReportWhenTheApplicationFailsToStart(CapturedOutput output) {
+		Throwable failure = FailedStartup
+			.run(Map.of("spring.data.redis.client-type", "jedis", "distributed-lock.sync-replicas", "2"));
+		assertThat(failure).hasRootCauseInstanceOf(InvalidLockPropertyException.class);
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Invalid value of distributed-lock.sync-replicas")
+			.contains("Value: \"2\"")
+			.contains("needs the Lettuce client")
+			.contains("or set distributed-lock.sync-replicas to 0");
+	}
+
+	@Test
+	void withoutReplicaSyncJedisStarts() {
+		this.contextRunner.withPropertyValues("distributed-lock.sync-replicas=0")
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(DistributedLockTemplate.class));
 	}
 
 }

@@ -1,8 +1,10 @@
 package io.github.distributedlock.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -11,7 +13,9 @@ import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLostEvent;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.LockApplications;
 import io.github.distributedlock.test.RedisServer;
@@ -23,6 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationListener;
 
 import static io.github.distributedlock.test.LockApplications.template;
 import static io.github.distributedlock.test.LockApplications.redis;
@@ -167,8 +172,11 @@ class ConnectionFaultTests {
 	void aPartitionLongerThanTheLeaseIsReportedToTheHolderWhoseLateReleaseLeavesTheNextHolderAlone()
 			throws Exception {
 		try (TcpProxy proxy = new TcpProxy(server.host(), server.port())) {
-			application(proxy.port()).run((cutOff) -> application(server.port()).run((other) -> {
+			// the instance cut off tells a LockObserver bean of its own (which the auto-configuration hands to the
+			// lock client with the one that publishes LockLostEvent), and listens for the events
+			application(proxy.port()).withBean(Told.class).run((cutOff) -> application(server.port()).run((other) -> {
 				RedisLockClient cutOffClient = cutOff.getBean(RedisLockClient.class);
+				Told told = cutOff.getBean(Told.class);
 				RedisLockClient otherClient = other.getBean(RedisLockClient.class);
 				String key = "partition:" + UUID.randomUUID();
 				Succession succession = new Succession(key);
@@ -191,16 +199,24 @@ class ConnectionFaultTests {
 				assertThat(otherWrites.write(otherHold.fencingToken(), "new holder")).isTrue();
 				long takenOverAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - partitionedAt);
 				String otherOwner = otherClient.getClientId() + ":" + Thread.currentThread().getId();
-				// the holder cut off learns it from its watchdog, while the network is still split
+				// the holder cut off learns it from its watchdog, while the network is still split: its lock observers
+				// are told, and a LockLostEvent is published, before the holder releases
 				await().pollInSameThread()
 					.atMost(Duration.ofSeconds(10))
 					.until(() -> cutOffClient.lostReason(key, LockType.REENTRANT) != null);
+				await("the loss told to the observer and published as a LockLostEvent, before the release")
+					.atMost(Duration.ofSeconds(5))
+					.until(() -> told.things().size() >= 2);
+				assertThat(told.things()).containsExactlyInAnyOrder("lost " + key, "LockLostEvent " + key);
+				assertThat(told.reasons()).containsExactly(cutOffClient.lostReason(key, LockType.REENTRANT));
 				proxy.heal();
 
 				// its late write, sent when the network is back, is refused by the new holder's greater token
 				assertThat(cutOffWrites.write(cutOffHold.fencingToken(), "late write")).isFalse();
 				assertThat(otherWrites.value()).isEqualTo("new holder");
 				assertThatThrownBy(cutOffHold::close).isInstanceOf(LockLostException.class);
+				// told once, before the release, which comes last
+				assertThat(told.things()).hasSize(3).endsWith("released " + key + " (lost)");
 				// what the one cut off sent during the partition and after it changed nothing of the new holder's
 				String cutOffOwner = cutOffClient.getClientId() + ":" + Thread.currentThread().getId();
 				assertThat(server.admin().hgetall(otherClient.redisKey(key))).containsEntry(otherOwner, "1")
@@ -257,6 +273,42 @@ class ConnectionFaultTests {
 			assertThat(holder.lostReason(held, LockType.REENTRANT)).isNull();
 			holder.release(held, LockType.REENTRANT);
 		});
+	}
+
+	/**
+	 * What the lock client of one instance told its observers of losses and releases, and the
+	 * {@link LockLostEvent}s that instance published, in the order they came.
+	 */
+	static final class Told implements LockObserver, ApplicationListener<LockLostEvent> {
+
+		private final List<String> things = new CopyOnWriteArrayList<>();
+
+		private final List<String> reasons = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void lost(String key, LockType type, String reason) {
+			this.reasons.add(reason);
+			this.things.add("lost " + key);
+		}
+
+		@Override
+		public void released(String key, LockType type, long heldNanos, boolean lost) {
+			this.things.add("released " + key + (lost ? " (lost)" : ""));
+		}
+
+		@Override
+		public void onApplicationEvent(LockLostEvent event) {
+			this.things.add("LockLostEvent " + event.getKey());
+		}
+
+		List<String> things() {
+			return List.copyOf(this.things);
+		}
+
+		List<String> reasons() {
+			return List.copyOf(this.reasons);
+		}
+
 	}
 
 	/**

@@ -40,13 +40,17 @@ class PausedHolderTests {
 				Writer in = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
 			long pausedToken = Long.parseLong(lineStartingWith(out, "HELD ").substring(5));
 			signal("STOP", child.pid());
+			log("kill -STOP " + child.pid() + ": the holder with token " + pausedToken + " is paused past its 1 s lease");
 			DistributedLockTemplate template = new DistributedLockTemplate(client, Duration.ofSeconds(30),
 					Duration.ofSeconds(10));
 			// the paused holder renews nothing: its 1 s lease runs out, and this instance takes the lock
 			try (LockHandle second = template.acquire(LockDefinition.of(key))) {
 				assertThat(second.fencingToken()).isGreaterThan(pausedToken);
 				assertThat(register.write(second.fencingToken(), "second holder")).isTrue();
+				log("another instance acquired the lock with token " + second.fencingToken()
+						+ " and wrote 'second holder' (register fence now " + register.fence() + ")");
 				signal("CONT", child.pid());
+				log("kill -CONT " + child.pid() + ": the paused holder resumes and writes with token " + pausedToken);
 				in.write("WRITE\n");
 				in.flush();
 				assertThat(lineStartingWith(out, "WRITE ")).isEqualTo("WRITE refused");
@@ -55,6 +59,8 @@ class PausedHolderTests {
 				assertThat(SharedRedis.redis().opsForHash().hasKey("lock:" + key,
 						client.getClientId() + ":" + Thread.currentThread().getId())).isTrue();
 				second.checkHeld();
+				log("register: value '" + register.value() + "', fence " + register.fence()
+						+ "; the second holder still holds its lock");
 				System.out.println("Paused holder: token " + pausedToken + ", second holder: token "
 						+ second.fencingToken() + "; the paused holder's late write was refused");
 			}
@@ -73,12 +79,18 @@ class PausedHolderTests {
 		StringBuilder printed = new StringBuilder();
 		String line;
 		while ((line = out.readLine()) != null) {
+			log("child> " + line);
 			if (line.startsWith(prefix)) {
 				return line;
 			}
 			printed.append(line).append('\n');
 		}
 		throw new IllegalStateException("The child ended before printing '" + prefix + "'; it printed:\n" + printed);
+	}
+
+	/** Prints a step of the test, and what the child printed, so its output shows the sequence. */
+	private static void log(String line) {
+		System.out.println("[paused holder] " + line);
 	}
 
 	private static void signal(String signal, long pid) throws Exception {

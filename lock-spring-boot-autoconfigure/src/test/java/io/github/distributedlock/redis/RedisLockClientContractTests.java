@@ -2,6 +2,7 @@ package io.github.distributedlock.redis;
 
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockClientContractTests;
+import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.SharedRedis;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -15,9 +16,17 @@ class RedisLockClientContractTests extends LockClientContractTests {
 
 	private final StringRedisTemplate redis = SharedRedis.redis();
 
+	/**
+	 * The Redis client library of the lock clients under test: a subclass that returns another runs the whole
+	 * contract on that one. (The assertions read Redis through Lettuce.)
+	 */
+	RedisClientLibrary clientLibrary() {
+		return RedisClientLibrary.LETTUCE;
+	}
+
 	@Override
 	protected LockClient createClient() {
-		return new RedisLockClient(SharedRedis.connectionFactory(), PREFIX);
+		return new RedisLockClient(SharedRedis.connectionFactory(clientLibrary()), PREFIX);
 	}
 
 	@Override
