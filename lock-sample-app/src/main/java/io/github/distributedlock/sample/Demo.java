@@ -1,6 +1,7 @@
 package io.github.distributedlock.sample;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,6 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.stream.IntStream;
+
+import reactor.core.publisher.Flux;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -44,7 +47,7 @@ final class Demo {
 	}
 
 	/** What the demo measured. */
-	record Report(List<Row> rows, int oversoldWithLock, int oversoldWithoutLock, int lotteryDraws,
+	record Report(List<Row> rows, int oversoldWithLock, int oversoldWithoutLock, int oversoldReactive, int lotteryDraws,
 			long lotteryStoredDraws, long tornReadsWithLock, long tornReadsWithoutLock, long readsWithLock,
 			FencingDemo.Result fenced) {
 	}
@@ -85,6 +88,8 @@ final class Demo {
 								+ " tries for " + INITIAL_STOCK + " units",
 						sold.get() + " sold, " + over + " oversold", millis));
 			}
+
+			int oversoldReactive = reactiveReservations(instances, cleanUp, rows);
 
 			String drawId = "demo-" + UUID.randomUUID();
 			List<String> tickets = IntStream.rangeClosed(1, 500).mapToObj((i) -> "ticket-" + i).toList();
@@ -160,7 +165,7 @@ final class Demo {
 			if (serve) {
 				serveUntilClosed(instances.get(0), out);
 			}
-			return new Report(rows, oversold[0], oversold[1], draws.get(), storedDraws, torn[0], torn[1], readsLocked,
+			return new Report(rows, oversold[0], oversold[1], oversoldReactive, draws.get(), storedDraws, torn[0], torn[1], readsLocked,
 					fenced);
 		}
 		finally {
@@ -173,6 +178,39 @@ final class Demo {
 				}
 			}
 		}
+	}
+
+	/**
+	 * The reservations again through {@link ReactiveStockService}: every try of every instance in flight at once,
+	 * and no thread waits for the lock.
+	 * @return how many units the locked run oversold
+	 */
+	private static int reactiveReservations(List<ConfigurableApplicationContext> instances, List<Runnable> cleanUp,
+			List<Row> rows) throws Exception {
+		int tries = INSTANCES * THREADS * PURCHASES_PER_THREAD;
+		int oversoldWithLock = 0;
+		for (boolean locked : new boolean[] { true, false }) {
+			String sku = "sku-" + UUID.randomUUID();
+			StockService stock0 = instances.get(0).getBean(StockService.class);
+			cleanUp.add(() -> stock0.remove(sku));
+			stock0.restock(sku, INITIAL_STOCK);
+			int threadsBefore = Thread.activeCount();
+			AtomicInteger maxThreads = new AtomicInteger(threadsBefore);
+			long[] sold = new long[1];
+			long millis = timed(() -> sold[0] = Flux.range(0, tries).flatMap((i) -> {
+				ReactiveStockService stock = instances.get(i % INSTANCES).getBean(ReactiveStockService.class);
+				maxThreads.accumulateAndGet(Thread.activeCount(), Math::max);
+				return locked ? stock.reserve(sku, 1) : stock.reserveWithoutLock(sku, 1);
+			}, tries).filter(Boolean::booleanValue).count().block(Duration.ofMinutes(2)));
+			int over = (int) Math.max(0, sold[0] - INITIAL_STOCK);
+			oversoldWithLock = locked ? over : oversoldWithLock;
+			rows.add(new Row("Stock reservation, " + (locked ? "Mono @DistributedLock" : "Mono, no lock"),
+					INSTANCES + " instances, " + tries + " Mono tries in flight at once for " + INITIAL_STOCK + " units",
+					sold[0] + " sold, " + over + " oversold; " + (maxThreads.get() - threadsBefore)
+							+ " threads more while they waited",
+					millis));
+		}
+		return oversoldWithLock;
 	}
 
 	/** Keeps the web instance up, with Actuator, until it is closed (Ctrl-C). */

@@ -57,7 +57,7 @@ public class StockService {
 		return true;
 	}
 
-	private static String stockKey(String sku) {
+	static String stockKey(String sku) {
 		return "sample:stock:" + sku;
 	}
 

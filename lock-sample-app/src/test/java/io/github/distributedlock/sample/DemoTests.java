@@ -41,6 +41,8 @@ class DemoTests {
 		String table = printed.toString(StandardCharsets.UTF_8);
 		assertThat(table).contains("| Scenario", "Stock reservation, @DistributedLock", "Price catalogue, READ/WRITE locks");
 		assertThat(report.oversoldWithLock()).isZero();
+		assertThat(table).contains("Stock reservation, Mono @DistributedLock");
+		assertThat(report.oversoldReactive()).isZero();
 		assertThat(report.lotteryDraws()).isEqualTo(1);
 		assertThat(report.lotteryStoredDraws()).isEqualTo(1);
 		assertThat(report.tornReadsWithLock()).isZero();

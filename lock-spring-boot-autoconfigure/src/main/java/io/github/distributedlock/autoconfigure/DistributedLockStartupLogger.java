@@ -16,13 +16,15 @@ import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextRefreshedEvent;
 import org.springframework.core.env.Environment;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.ClassUtils;
 
 /**
  * Logs how the locks are set up, once the context is refreshed (so after the {@link LockAnnotationValidator}
  * ran): one INFO line with where Redis is, the key prefix, the default lease and acquire timeout, replica
- * sync when it is on, the client
- * id, and how many {@code @DistributedLock} methods were checked.
+ * sync when it is on, the client id, that there are no reactive locks when the connection is not reactive
+ * (Jedis) and Reactor is present, and how many {@code @DistributedLock} methods were checked.
  * <p>
  * Also a WARN when the Redis command timeout is not below a third of the shortest auto-renewed lease (the
  * default lease, or a shorter one set in an annotation). The watchdog renews every third of a lease and waits
@@ -34,6 +36,9 @@ final class DistributedLockStartupLogger
 		implements ApplicationListener<ContextRefreshedEvent>, ApplicationContextAware {
 
 	static final String TIMEOUT_PROPERTY = "spring.data.redis.timeout";
+
+	private static final boolean REACTOR_PRESENT = ClassUtils.isPresent("reactor.core.publisher.Mono",
+			DistributedLockStartupLogger.class.getClassLoader());
 
 	private static final Log logger = LogFactory.getLog(DistributedLockStartupLogger.class);
 
@@ -82,18 +87,25 @@ final class DistributedLockStartupLogger
 
 	private String describe(RedisConnectionSummary redis, @Nullable LockAnnotationValidator checked) {
 		LockClient client = this.template.getClient();
+		// the template's client may be decorated (metrics, observations): the Redis client is the bean
+		RedisLockClient redisClient = (this.applicationContext != null)
+				? this.applicationContext.getBeanProvider(RedisLockClient.class).getIfUnique() : null;
 		StringBuilder line = new StringBuilder("Distributed locks on Redis ").append(redis.target());
-		if (client instanceof RedisLockClient redisClient) {
+		if (redisClient != null) {
 			line.append(", key prefix '").append(redisClient.redisKey("")).append("'");
 		}
 		line.append(", default lease ").append(format(this.template.getDefaultLease()));
 		line.append(", acquire timeout ").append(format(this.template.getDefaultAcquireTimeout()));
-		if (client instanceof RedisLockClient redisClient && redisClient.getSyncReplicas() > 0) {
+		if (redisClient != null && redisClient.getSyncReplicas() > 0) {
 			line.append(", replica sync ").append(redisClient.getSyncReplicas())
 				.append((redisClient.getSyncReplicas() == 1) ? " replica" : " replicas")
 				.append(" within ").append(format(redisClient.getSyncTimeout()));
 		}
 		line.append(", client id ").append(client.getClientId());
+		if (REACTOR_PRESENT && !(this.connectionFactory.getIfAvailable() instanceof ReactiveRedisConnectionFactory)) {
+			line.append("; no reactive locks (Mono/Flux methods, ReactiveDistributedLockTemplate): they need a "
+					+ "reactive Redis connection, which Lettuce has and Jedis has not");
+		}
 		if (checked != null) {
 			line.append("; @DistributedLock methods checked: ").append(checked.getValidatedMethodCount());
 		}

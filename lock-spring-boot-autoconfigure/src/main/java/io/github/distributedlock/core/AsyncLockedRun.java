@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -19,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * ({@link LockClient#newAsyncOwner()}), not the calling thread: a second call from the same thread while the
  * first stage is pending waits like any other owner. The calling thread waits for the locks (up to the acquire
  * timeout) and runs the code, so the code keeps the caller's thread-bound context (transactions, security);
- * a failure to acquire is a failed stage, never an exception of the call. Stateless.
+ * a failure to acquire is a failed stage, never an exception of the call. The returned future completes on a
+ * thread of the common fork/join pool, never on the Redis client's I/O threads. Stateless.
  */
 final class AsyncLockedRun {
 
@@ -95,7 +97,9 @@ final class AsyncLockedRun {
 
 	private static <T> CompletableFuture<T> releasedWhenComplete(CompletionStage<T> stage, List<LockHandle> held) {
 		CompletableFuture<T> result = new CompletableFuture<>();
-		stage.whenComplete((value, failure) -> release(held, failure).whenComplete((done, releaseFailure) -> {
+		// completed on a pool thread, not on the thread that ended the release (Lettuce's I/O thread), which the
+		// caller's dependent stages must not hold up
+		stage.whenComplete((value, failure) -> release(held, failure).whenCompleteAsync((done, releaseFailure) -> {
 			if (failure != null) {
 				result.completeExceptionally(unwrap(failure));
 			}
@@ -105,7 +109,7 @@ final class AsyncLockedRun {
 			else {
 				result.complete(value);
 			}
-		}));
+		}, ForkJoinPool.commonPool()));
 		result.whenComplete((value, failure) -> {
 			if (failure instanceof CancellationException) {
 				// the caller gave up on the result: so does the method, and its locks go now

@@ -12,6 +12,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
 /**
@@ -30,8 +31,9 @@ import reactor.util.context.Context;
  * <pre class="code">
  * Mono.deferContextual((context) -&gt; stock.write(sku, context.get(LockHandle.class).fencingToken()))
  * </pre>
- * Signals after the acquisition arrive on the thread that completed it (with Redis on Lettuce, one of its
- * I/O threads): code that blocks should move with {@code publishOn}. The blocking template is
+ * {@code action} is subscribed, and the result's signals arrive, on Reactor's {@code parallel()} scheduler,
+ * never on the Redis client's I/O threads (which the action's own Redis calls may need); code that blocks
+ * should move with {@code publishOn(Schedulers.boundedElastic())}. The blocking template is
  * {@link DistributedLockTemplate}; keys and locks are the same. Thread-safe; the starter registers one as a
  * bean when Reactor and a reactive Redis connection (Lettuce) are available.
  */
@@ -134,8 +136,11 @@ public class ReactiveDistributedLockTemplate {
 			long owner = owner(context);
 			return Mono.usingWhen(acquireAll(ordered, owner), (held) -> action.contextWrite(inLock(owner, held)),
 					(held) -> release(held, null), (held, error) -> release(held, error), this::releaseCancelled);
-		}).onErrorMap(ReactiveDistributedLockTemplate::releaseFailure).onErrorResume(NotAcquired.class, (notAcquired) -> (whenNotAcquired != null) ? whenNotAcquired.get()
-				: Mono.error(notAcquired.exception));
+		})
+			.publishOn(Schedulers.parallel())
+			.onErrorMap(ReactiveDistributedLockTemplate::releaseFailure)
+			.onErrorResume(NotAcquired.class, (notAcquired) -> (whenNotAcquired != null) ? whenNotAcquired.get()
+					: Mono.error(notAcquired.exception));
 	}
 
 	/**
@@ -168,8 +173,11 @@ public class ReactiveDistributedLockTemplate {
 			long owner = owner(context);
 			return Flux.usingWhen(acquireAll(ordered, owner), (held) -> action.contextWrite(inLock(owner, held)),
 					(held) -> release(held, null), (held, error) -> release(held, error), this::releaseCancelled);
-		}).onErrorMap(ReactiveDistributedLockTemplate::releaseFailure).onErrorResume(NotAcquired.class, (notAcquired) -> (whenNotAcquired != null) ? whenNotAcquired.get()
-				: Flux.error(notAcquired.exception));
+		})
+			.publishOn(Schedulers.parallel())
+			.onErrorMap(ReactiveDistributedLockTemplate::releaseFailure)
+			.onErrorResume(NotAcquired.class, (notAcquired) -> (whenNotAcquired != null) ? whenNotAcquired.get()
+					: Flux.error(notAcquired.exception));
 	}
 
 	/**
@@ -202,6 +210,9 @@ public class ReactiveDistributedLockTemplate {
 			return Flux.fromIterable(ordered)
 				.concatMap((definition) -> acquire(definition, start, owner).doOnNext(held::add), 0)
 				.then(Mono.fromSupplier(() -> List.copyOf(held)))
+				// off the thread that completed the acquisition (Lettuce's I/O thread), which the action must
+				// not hold up: its own Redis calls may need that thread (a first connect blocks on it)
+				.publishOn(Schedulers.parallel())
 				.onErrorResume((error) -> release(held, error).then(Mono.error(error)))
 				.doOnCancel(() -> releaseCancelled(held).subscribe());
 		});

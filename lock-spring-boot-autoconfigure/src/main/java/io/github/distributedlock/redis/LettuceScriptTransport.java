@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -25,6 +28,9 @@ final class LettuceScriptTransport implements ScriptTransport {
 	private static final byte[][] NO_ARGS = new byte[0][];
 
 	private final LettuceConnectionFactory connectionFactory;
+
+	/** The shared connection's commands, while it is open: asked for again only when it was closed. */
+	private volatile @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
 
 	LettuceScriptTransport(LettuceConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
@@ -84,15 +90,32 @@ final class LettuceScriptTransport implements ScriptTransport {
 	}
 
 	/**
-	 * The asynchronous commands of the factory's shared connection, which the factory may have made anew
-	 * (after a reset), so asked for each time. Closing the factory's connection wrapper leaves the shared
-	 * connection open.
+	 * The asynchronous commands of the factory's shared connection. Kept while the connection is open (Lettuce
+	 * reconnects it by itself), and asked for again once it was closed (the factory was reset): asking may
+	 * connect, which blocks, and so must not happen on every command, which may be sent from Lettuce's own I/O
+	 * threads. Closing the factory's connection wrapper leaves the shared connection open.
 	 */
 	@SuppressWarnings("unchecked")
 	private RedisClusterAsyncCommands<byte[], byte[]> commands() {
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			return (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+		RedisClusterAsyncCommands<byte[], byte[]> current = this.commands;
+		if (current != null && isOpen(current)) {
+			return current;
 		}
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			current = (RedisClusterAsyncCommands<byte[], byte[]>) connection.getNativeConnection();
+		}
+		this.commands = current;
+		return current;
+	}
+
+	private static boolean isOpen(RedisClusterAsyncCommands<byte[], byte[]> commands) {
+		if (commands instanceof RedisAsyncCommands<byte[], byte[]> standalone) {
+			return standalone.getStatefulConnection().isOpen();
+		}
+		if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
+			return cluster.getStatefulConnection().isOpen();
+		}
+		return false;
 	}
 
 	private static byte[] text(RedisScript<?> script) {

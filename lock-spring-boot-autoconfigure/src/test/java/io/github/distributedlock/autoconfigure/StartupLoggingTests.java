@@ -1,6 +1,7 @@
 package io.github.distributedlock.autoconfigure;
 
 import io.github.distributedlock.annotation.DistributedLock;
+import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.redis.RedisLockClient;
 import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.test.SharedRedis;
@@ -69,6 +70,33 @@ class StartupLoggingTests {
 					.contains("client id " + clientId)
 					.contains("@DistributedLock methods checked: 2");
 			});
+	}
+
+	@Test
+	void theLineNamesTheKeyPrefixAlsoWhenMetricsDecorateTheClient(CapturedOutput output) {
+		contextRunner().withConfiguration(AutoConfigurations.of(DistributedLockMetricsAutoConfiguration.class))
+			.withUserConfiguration(DistributedLockObservabilityAutoConfigurationTests.Registries.class)
+			.withPropertyValues("distributed-lock.key-prefix=metered:", "distributed-lock.sync-replicas=1")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context.getBean(DistributedLockTemplate.class).getClient())
+					.isNotInstanceOf(RedisLockClient.class);
+				assertThat(output).contains("key prefix 'metered:'").contains("replica sync 1 replica within 100ms");
+			});
+	}
+
+	@Test
+	void withJedisTheLineSaysThereAreNoReactiveLocks(CapturedOutput output) {
+		contextRunner().withPropertyValues("spring.data.redis.client-type=jedis")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).contains("no reactive locks (Mono/Flux methods, ReactiveDistributedLockTemplate)")
+			.contains("Lettuce has and Jedis has not");
+	}
+
+	@Test
+	void withLettuceTheLineSaysNothingOfReactiveLocks(CapturedOutput output) {
+		contextRunner().run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).contains("Distributed locks on Redis").doesNotContain("no reactive locks");
 	}
 
 	@Test

@@ -14,6 +14,7 @@ import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
 import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.test.SharedRedis;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.Test;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
@@ -23,9 +24,11 @@ import reactor.test.StepVerifier;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -109,6 +112,20 @@ class ReactiveMethodLockTests {
 	}
 
 	@Test
+	void aMonoMethodMakingTheApplicationsFirstReactiveRedisCallDoesNotDeadlock() {
+		// the reactive template connects on first use, blocking its thread: on Lettuce's only I/O thread (which
+		// completes the lock's acquisition), that connect would wait for itself
+		this.runner.withConfiguration(AutoConfigurations.of(DataRedisReactiveAutoConfiguration.class))
+			.withBean(ClientResources.class, () -> ClientResources.builder().ioThreadPoolSize(1).build())
+			.run((context) -> StepVerifier.create(context.getBean(Reports.class)
+				.count(this.id, context.getBean(ReactiveStringRedisTemplate.class)))
+				.expectNext(1L)
+				.expectComplete()
+				.verify(Duration.ofSeconds(20)));
+		redis.delete("report-count:" + this.id);
+	}
+
+	@Test
 	void withJedisAMonoMethodFailsTheStartupWithAReportSayingWhy() {
 		this.runner.withPropertyValues("spring.data.redis.client-type=jedis").run((context) -> {
 			assertThat(context).hasFailed();
@@ -165,6 +182,11 @@ class ReactiveMethodLockTests {
 		@DistributedLock(name = "report", key = "#id")
 		public Flux<Integer> pages(String id, int count) {
 			return (count < 0) ? Flux.error(new IllegalStateException("no pages")) : Flux.range(1, count);
+		}
+
+		@DistributedLock(name = "report", key = "#id")
+		public Mono<Long> count(String id, ReactiveStringRedisTemplate reactiveRedis) {
+			return reactiveRedis.opsForValue().increment("report-count:" + id);
 		}
 
 		@DistributedLock(name = "report", key = "#id")
