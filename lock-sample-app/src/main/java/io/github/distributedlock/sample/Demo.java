@@ -199,15 +199,20 @@ final class Demo {
 			long[] sold = new long[1];
 			long millis = timed(() -> sold[0] = Flux.range(0, tries).flatMap((i) -> {
 				ReactiveStockService stock = instances.get(i % INSTANCES).getBean(ReactiveStockService.class);
-				maxThreads.accumulateAndGet(Thread.activeCount(), Math::max);
 				return locked ? stock.reserve(sku, 1) : stock.reserveWithoutLock(sku, 1);
-			}, tries).filter(Boolean::booleanValue).count().block(Duration.ofMinutes(2)));
+			}, tries)
+				// counted as each one ends, while the others still wait
+				.doOnNext((reserved) -> maxThreads.accumulateAndGet(Thread.activeCount(), Math::max))
+				.filter(Boolean::booleanValue)
+				.count()
+				.block(Duration.ofMinutes(2)));
 			int over = (int) Math.max(0, sold[0] - INITIAL_STOCK);
 			oversoldWithLock = locked ? over : oversoldWithLock;
+			int moreThreads = maxThreads.get() - threadsBefore;
 			rows.add(new Row("Stock reservation, " + (locked ? "Mono @DistributedLock" : "Mono, no lock"),
 					INSTANCES + " instances, " + tries + " Mono tries in flight at once for " + INITIAL_STOCK + " units",
-					sold[0] + " sold, " + over + " oversold; " + (maxThreads.get() - threadsBefore)
-							+ " threads more while they waited",
+					sold[0] + " sold, " + over + " oversold" + (locked ? "; " + moreThreads
+							+ ((moreThreads == 1) ? " thread" : " threads") + " more while they waited" : ""),
 					millis));
 		}
 		return oversoldWithLock;
