@@ -27,7 +27,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * or, from {@link #newAsyncOwner()}, asynchronous calls and reactive chains ({@code <client id>:async-<n>}).
  * <p>
  * Redis commands fail within the connection factory's command timeout ({@code spring.data.redis.timeout});
- * such failures surface as {@link DistributedLockException}.
+ * such failures surface as {@link io.github.distributedlock.core.DistributedLockException}.
  * <p>
  * Shutdown: {@link #stop()} (the application context's lifecycle) waits up to the shutdown timeout for
  * running holders to release their locks, renewing them meanwhile, then {@link #close() closes}, releasing
