@@ -9,9 +9,12 @@ import io.github.distributedlock.annotation.LockType;
  * it lost it, or fails to renew it: what metrics, events and logs need to know of held locks. A re-entry is
  * not a new hold; the callbacks concern an owner's outermost hold only.
  * <p>
- * Callbacks run on the thread that acquires, releases or renews (the watchdog's for losses and renewal
- * failures), so they must be quick and must not throw; they may run concurrently, so implementations are
- * thread-safe. Every method does nothing by default.
+ * Acquisitions and releases are told on the thread that completed them, which with the Redis store on Lettuce
+ * is often one of Lettuce's I/O threads: those callbacks must be quick, must never block (no Redis call, no
+ * I/O) and must not throw. Losses and renewal failures are told on a background thread of the client (the
+ * watchdog's), so an observer that publishes them (such as {@link LockLostEventPublisher}) may reach slower
+ * code. Callbacks may run concurrently, so implementations are thread-safe. Every method does nothing by
+ * default.
  */
 public interface LockObserver {
 
@@ -39,7 +42,8 @@ public interface LockObserver {
 
 	/**
 	 * This client learned that a lock one of its owners holds was lost: told once per hold, as soon as known
-	 * (by the watchdog, before the holder's release, when it renews the lock), or at the release at the latest.
+	 * (by the watchdog, when it renews the lock, normally before the holder's release), or when the release
+	 * finds it lost; always before {@link #released} of that hold.
 	 * @param key the lock key
 	 * @param type the lock type
 	 * @param reason why, in words, such as "the watchdog found it gone at renewal"

@@ -66,6 +66,7 @@ final class ClientParts {
 		this.releaser = new HoldReleaser(this.holds, this.queues, commands, this.shutdownGrace, this.closed,
 				this.events, this.watchdog);
 		this.watchdog.setOrphanHandler(this.releaser::releaseOrphan);
+		this.events.setBackground(this.watchdog::runInBackground);
 		WaitingAcquirer waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
 				this.threads.timer, this.threads.resume);
 		this.acquirer = new HoldAcquirer(keyPrefix, clientId, this.holds, this.queues, commands, waiting,

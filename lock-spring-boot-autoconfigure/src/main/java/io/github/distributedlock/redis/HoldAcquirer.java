@@ -160,7 +160,7 @@ final class HoldAcquirer {
 			}
 			String reason = "its lease of " + hold.leaseMillis + " ms ran out before it was re-entered";
 			hold.markLost(reason);
-			this.events.lost(hold);
+			this.events.later(() -> this.events.lost(hold));
 			throw new LockLostException(hold.id.key(), reason);
 		});
 	}

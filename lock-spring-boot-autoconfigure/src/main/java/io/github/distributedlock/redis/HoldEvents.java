@@ -1,6 +1,7 @@
 package io.github.distributedlock.redis;
 
 import java.util.Objects;
+import java.util.concurrent.Executor;
 
 import io.github.distributedlock.core.LockObserver;
 import org.apache.commons.logging.Log;
@@ -10,7 +11,9 @@ import org.apache.commons.logging.LogFactory;
  * Tells a {@link RedisLockClient}'s {@link LockObserver} and its log what happens to its holds: DEBUG for an
  * acquisition and a release, WARN for a loss, which is told once per hold however many paths learn it. An
  * observer that throws is logged and otherwise ignored, so it never breaks a lock operation or the watchdog.
- * Thread-safe.
+ * Acquisitions and releases are told on the thread that completed them; losses and renewal failures on a
+ * background thread ({@link #later}), never on the Redis client's I/O thread that learnt of them: a loss is
+ * published as an application event, whose listeners may take their time. Thread-safe.
  */
 final class HoldEvents {
 
@@ -18,8 +21,27 @@ final class HoldEvents {
 
 	private volatile LockObserver observer = LockObserver.NONE;
 
+	/** Runs the reports of losses and renewal failures; the calling thread until set. */
+	private volatile Executor background = Runnable::run;
+
 	void setObserver(LockObserver observer) {
 		this.observer = Objects.requireNonNull(observer, "observer must not be null");
+	}
+
+	/**
+	 * Sets where losses and renewal failures are told.
+	 * @param background a background executor, such as the watchdog's
+	 */
+	void setBackground(Executor background) {
+		this.background = Objects.requireNonNull(background, "background must not be null");
+	}
+
+	/**
+	 * Runs a report on the background executor: for what is learnt on an I/O thread.
+	 * @param report the report, such as {@code () -> events.lost(hold)}
+	 */
+	void later(Runnable report) {
+		this.background.execute(report);
 	}
 
 	void acquired(Hold hold) {

@@ -127,7 +127,8 @@ final class HoldReleaser {
 				String reason = (hold.lostReason != null) ? hold.lostReason
 						: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
 				hold.markLost(reason);
-				this.events.released(hold, true);
+				// a loss not told yet is published as an event: not on the I/O thread this may run on
+				this.events.later(() -> this.events.released(hold, true));
 				throw new LockLostException(key, reason);
 			}
 			this.events.released(hold, false);
@@ -212,7 +213,7 @@ final class HoldReleaser {
 				+ "(a Lock must be unlocked by the thread that locked it, before it ends)");
 		return releaseInRedis(hold).handle((result, ex) -> {
 			hold.markLost("its owner " + hold.holder() + " ended without releasing it");
-			this.events.released(hold, true);
+			this.events.later(() -> this.events.released(hold, true));
 			if (ex != null) {
 				throw ScriptExecutor.unwrap(ex);
 			}

@@ -84,16 +84,16 @@ final class LeaseRenewer {
 		}
 		else if (!hold.released) {
 			hold.markLost("the watchdog found it gone at renewal (it expired or was deleted in Redis)");
-			this.events.lost(hold);
+			this.events.later(() -> this.events.lost(hold));
 		}
 	}
 
 	private void renewalFailed(Hold hold, RuntimeException ex) {
-		this.events.renewalFailed(hold);
+		this.events.later(() -> this.events.renewalFailed(hold));
 		if (System.nanoTime() - hold.confirmedUntil >= 0) {
 			hold.markLost("it could not be renewed for longer than its lease of " + hold.leaseMillis + " ms ("
 					+ ex.getMessage() + ")");
-			this.events.lost(hold);
+			this.events.later(() -> this.events.lost(hold));
 		}
 		else {
 			// try again after another third of what is left, not at once: Redis may take a while to return
