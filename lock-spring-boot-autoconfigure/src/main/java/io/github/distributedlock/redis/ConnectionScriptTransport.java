@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisPipelineException;
@@ -25,18 +26,22 @@ final class ConnectionScriptTransport implements ScriptTransport {
 
 	private final RedisConnectionFactory connectionFactory;
 
+	/** Whether Redis is a cluster, once known. */
+	private volatile @Nullable Boolean cluster;
+
 	ConnectionScriptTransport(RedisConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
 	}
 
 	@Override
-	public CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, byte[][] keysAndArgs) {
+	public CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, int numKeys,
+			byte[][] keysAndArgs) {
 		// a pending interrupt would make the client abandon the command and, for a release, leave the lock held
 		// by nobody until its lease ends: the flag is kept for the caller instead
 		boolean interrupted = Thread.interrupted();
 		try {
 			return CompletableFuture.completedFuture(eval(script, multi ? ReturnType.MULTI : ReturnType.INTEGER,
-					sendText, keysAndArgs));
+					sendText, numKeys, keysAndArgs));
 		}
 		catch (DataAccessException | IllegalStateException ex) {
 			// IllegalStateException: the connection factory is stopped (the application is shutting down)
@@ -49,19 +54,20 @@ final class ConnectionScriptTransport implements ScriptTransport {
 		}
 	}
 
-	private @Nullable Object eval(RedisScript<?> script, ReturnType type, boolean sendText, byte[][] keysAndArgs) {
+	private @Nullable Object eval(RedisScript<?> script, ReturnType type, boolean sendText, int numKeys,
+			byte[][] keysAndArgs) {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
 			try {
 				if (sendText) {
-					return connection.scriptingCommands().eval(text(script), type, 1, keysAndArgs);
+					return connection.scriptingCommands().eval(text(script), type, numKeys, keysAndArgs);
 				}
-				return connection.scriptingCommands().evalSha(script.getSha1(), type, 1, keysAndArgs);
+				return connection.scriptingCommands().evalSha(script.getSha1(), type, numKeys, keysAndArgs);
 			}
 			catch (DataAccessException ex) {
 				if (!ScriptTransport.isNoScript(ex)) {
 					throw ex;
 				}
-				return connection.scriptingCommands().eval(text(script), type, 1, keysAndArgs);
+				return connection.scriptingCommands().eval(text(script), type, numKeys, keysAndArgs);
 			}
 		}
 	}
@@ -96,7 +102,7 @@ final class ConnectionScriptTransport implements ScriptTransport {
 			}
 			else {
 				// NOSCRIPT (or no reply): once more on its own, sending the script
-				outcomes.add(eval(scripts.get(i), false, false, keysAndArgs.get(i))
+				outcomes.add(eval(scripts.get(i), false, false, 1, keysAndArgs.get(i))
 					.handle((reply, ex) -> (ex != null) ? ex : reply));
 			}
 		}
@@ -106,6 +112,21 @@ final class ConnectionScriptTransport implements ScriptTransport {
 	@Override
 	public boolean isBlocking() {
 		return true;
+	}
+
+	@Override
+	public boolean isCluster() {
+		Boolean cluster = this.cluster;
+		if (cluster == null) {
+			try (RedisConnection connection = this.connectionFactory.getConnection()) {
+				cluster = connection instanceof RedisClusterConnection;
+				this.cluster = cluster;
+			}
+			catch (RuntimeException ex) {
+				return true;
+			}
+		}
+		return cluster;
 	}
 
 	private static byte[] text(RedisScript<?> script) {

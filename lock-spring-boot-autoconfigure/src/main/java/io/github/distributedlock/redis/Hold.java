@@ -189,6 +189,14 @@ final class Hold {
 	}
 
 	/**
+	 * Tells whether the loss of this hold was told already.
+	 * @return {@code true} once {@link #reportLoss()} was called
+	 */
+	synchronized boolean isLossReported() {
+		return this.lossReported;
+	}
+
+	/**
 	 * Records that the loss of this hold is being told.
 	 * @return {@code true} the first time only
 	 */

@@ -127,8 +127,13 @@ final class HoldReleaser {
 				String reason = (hold.lostReason != null) ? hold.lostReason
 						: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
 				hold.markLost(reason);
-				// a loss not told yet is published as an event: not on the I/O thread this may run on
-				this.events.later(() -> this.events.released(hold, true));
+				if (hold.isLossReported()) {
+					this.events.released(hold, true);
+				}
+				else {
+					// the loss, told first, is published as an event: not on the I/O thread this may run on
+					this.events.later(() -> this.events.released(hold, true));
+				}
 				throw new LockLostException(key, reason);
 			}
 			this.events.released(hold, false);

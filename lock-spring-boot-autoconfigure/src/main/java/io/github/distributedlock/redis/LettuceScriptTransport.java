@@ -37,7 +37,8 @@ final class LettuceScriptTransport implements ScriptTransport {
 	}
 
 	@Override
-	public CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, byte[][] keysAndArgs) {
+	public CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, int numKeys,
+			byte[][] keysAndArgs) {
 		RedisClusterAsyncCommands<byte[], byte[]> commands;
 		try {
 			commands = commands();
@@ -46,14 +47,15 @@ final class LettuceScriptTransport implements ScriptTransport {
 			// a stopped factory (IllegalStateException) or a failed connect
 			return CompletableFuture.failedFuture(ex);
 		}
-		return eval(commands, script, multi ? ScriptOutputType.MULTI : ScriptOutputType.INTEGER, sendText,
+		return eval(commands, script, multi ? ScriptOutputType.MULTI : ScriptOutputType.INTEGER, sendText, numKeys,
 				keysAndArgs);
 	}
 
 	private static CompletableFuture<Object> eval(RedisClusterAsyncCommands<byte[], byte[]> commands,
-			RedisScript<?> script, ScriptOutputType type, boolean sendText, byte[][] keysAndArgs) {
-		byte[][] keys = { keysAndArgs[0] };
-		byte[][] args = (keysAndArgs.length > 1) ? Arrays.copyOfRange(keysAndArgs, 1, keysAndArgs.length) : NO_ARGS;
+			RedisScript<?> script, ScriptOutputType type, boolean sendText, int numKeys, byte[][] keysAndArgs) {
+		byte[][] keys = Arrays.copyOfRange(keysAndArgs, 0, numKeys);
+		byte[][] args = (keysAndArgs.length > numKeys) ? Arrays.copyOfRange(keysAndArgs, numKeys, keysAndArgs.length)
+				: NO_ARGS;
 		if (sendText) {
 			return commands.<Object>eval(text(script), type, keys, args).toCompletableFuture();
 		}
@@ -78,7 +80,7 @@ final class LettuceScriptTransport implements ScriptTransport {
 		// sent back to back without waiting: Lettuce writes them as one pipeline and matches replies in order;
 		// each completes on its own, so a slow node (in a cluster) holds up only the scripts sent to it
 		for (int i = 0; i < scripts.size(); i++) {
-			replies.add(eval(commands, scripts.get(i), ScriptOutputType.INTEGER, false, keysAndArgs.get(i))
+			replies.add(eval(commands, scripts.get(i), ScriptOutputType.INTEGER, false, 1, keysAndArgs.get(i))
 				.handle((reply, ex) -> (ex != null) ? ex : reply));
 		}
 		return replies;
@@ -87,6 +89,16 @@ final class LettuceScriptTransport implements ScriptTransport {
 	@Override
 	public boolean isBlocking() {
 		return false;
+	}
+
+	@Override
+	public boolean isCluster() {
+		try {
+			return commands() instanceof RedisAdvancedClusterAsyncCommands;
+		}
+		catch (RuntimeException ex) {
+			return true;
+		}
 	}
 
 	/**

@@ -1,7 +1,9 @@
 package io.github.distributedlock.redis;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import io.github.distributedlock.annotation.LockType;
@@ -10,6 +12,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -32,6 +35,12 @@ final class LockCommands {
 	 * learnt of (a re-entry whose round trip timed out after it ran in Redis) goes too.
 	 */
 	private static final String ALL_HOLDS = Integer.toString(Integer.MAX_VALUE);
+
+	/**
+	 * Most reentrant locks one renewal script extends: a script blocks Redis while it runs, and this many take
+	 * well under a millisecond.
+	 */
+	static final int RENEWAL_BATCH = 200;
 
 	private final ScriptExecutor scripts;
 
@@ -138,17 +147,83 @@ final class LockCommands {
 	}
 
 	/**
-	 * Extends several holds' leases in one pipeline: one round trip however many locks are due.
+	 * Extends several holds' leases in one round trip: the reentrant ones with one script per batch of up to
+	 * {@link #RENEWAL_BATCH} locks ({@code reentrant_renew_all.lua}; in Redis Cluster one batch per slot, as a
+	 * script's keys must share one), the others with one script each, all pipelined.
 	 * @return for each hold, in order, a future of 1 when extended, 0 when no longer held, or the failure, which
 	 * completes when that hold's reply came (never exceptionally)
 	 */
 	List<CompletableFuture<ScriptExecutor.Outcome>> renewAll(List<Hold> holds) {
-		List<ScriptExecutor.Call> calls = new ArrayList<>(holds.size());
-		for (Hold hold : holds) {
-			calls.add(new ScriptExecutor.Call(renewScript(hold), hold.redisKey, "renew", hold.id.key(), hold.owner,
-					Long.toString(hold.leaseMillis)));
+		List<CompletableFuture<ScriptExecutor.Outcome>> outcomes = new ArrayList<>(holds.size());
+		List<ScriptExecutor.Call> singles = new ArrayList<>();
+		List<CompletableFuture<ScriptExecutor.Outcome>> singleOutcomes = new ArrayList<>();
+		Map<Integer, List<Integer>> batches = new HashMap<>();
+		boolean cluster = this.scripts.isCluster();
+		for (int i = 0; i < holds.size(); i++) {
+			Hold hold = holds.get(i);
+			CompletableFuture<ScriptExecutor.Outcome> outcome = new CompletableFuture<>();
+			outcomes.add(outcome);
+			if (hold.id.type() == LockType.REENTRANT) {
+				int slot = cluster ? ClusterSlotHashUtil.calculateSlot(hold.redisKey) : 0;
+				batches.computeIfAbsent(slot, (s) -> new ArrayList<>()).add(i);
+			}
+			else {
+				singles.add(new ScriptExecutor.Call(renewScript(hold), hold.redisKey, "renew", hold.id.key(), hold.owner,
+						Long.toString(hold.leaseMillis)));
+				singleOutcomes.add(outcome);
+			}
 		}
-		return this.scripts.runAllAsync(calls);
+		for (List<Integer> batch : batches.values()) {
+			for (int from = 0; from < batch.size(); from += RENEWAL_BATCH) {
+				renewReentrant(holds, batch.subList(from, Math.min(batch.size(), from + RENEWAL_BATCH)), outcomes);
+			}
+		}
+		if (!singles.isEmpty()) {
+			List<CompletableFuture<ScriptExecutor.Outcome>> replies = this.scripts.runAllAsync(singles);
+			for (int i = 0; i < replies.size(); i++) {
+				CompletableFuture<ScriptExecutor.Outcome> outcome = singleOutcomes.get(i);
+				replies.get(i).thenAccept(outcome::complete);
+			}
+		}
+		return outcomes;
+	}
+
+	/** Renews reentrant holds (of one slot) with one script, and completes their outcomes from its reply. */
+	private void renewReentrant(List<Hold> holds, List<Integer> batch,
+			List<CompletableFuture<ScriptExecutor.Outcome>> outcomes) {
+		List<String> keys = new ArrayList<>(batch.size());
+		List<String> args = new ArrayList<>(batch.size() * 2);
+		for (int i : batch) {
+			keys.add(holds.get(i).redisKey);
+			args.add(holds.get(i).owner);
+		}
+		for (int i : batch) {
+			args.add(Long.toString(holds.get(i).leaseMillis));
+		}
+		CompletableFuture<List<?>> renewed;
+		try {
+			renewed = this.scripts.runOnKeysAsync(LockScripts.REENTRANT_RENEW_ALL, "renew", keys, args);
+		}
+		catch (RuntimeException ex) {
+			renewed = CompletableFuture.failedFuture(ex);
+		}
+		renewed.whenComplete((results, ex) -> {
+			DistributedLockException failure = (ex != null) ? asFailure(ex) : null;
+			for (int j = 0; j < batch.size(); j++) {
+				Object result = (results != null) ? results.get(j) : null;
+				outcomes.get(batch.get(j))
+					.complete((result instanceof Long value) ? new ScriptExecutor.Outcome(value, null)
+							: new ScriptExecutor.Outcome(0, (failure != null) ? failure
+									: new DistributedLockException("Could not renew lock '" + holds.get(batch.get(j)).id.key()
+											+ "': Redis returned no result for it")));
+			}
+		});
+	}
+
+	private static DistributedLockException asFailure(Throwable ex) {
+		RuntimeException failure = ScriptExecutor.unwrap(ex);
+		return (failure instanceof DistributedLockException lock) ? lock
+				: new DistributedLockException("Could not renew locks in Redis: " + failure.getMessage(), failure);
 	}
 
 	private static RedisScript<Long> renewScript(Hold hold) {

@@ -54,6 +54,9 @@ final class LockScripts {
 
 	static final RedisScript<Long> REENTRANT_RENEW = load("reentrant_renew.lua");
 
+	/** Renews several reentrant locks (of one slot) in one script: the watchdog's batches. */
+	static final RedisScript<Long> REENTRANT_RENEW_ALL = load("reentrant_renew_all.lua");
+
 	static final RedisScript<Long> READ_ACQUIRE = load("fence.lua", "rw_common.lua", "read_acquire.lua");
 
 	static final RedisScript<Long> READ_RELEASE = load("rw_common.lua", "read_release.lua");

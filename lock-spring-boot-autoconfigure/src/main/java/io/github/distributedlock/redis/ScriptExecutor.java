@@ -39,6 +39,43 @@ final class ScriptExecutor {
 	}
 
 	/**
+	 * Tells whether Redis is a Redis Cluster (see {@link ScriptTransport#isCluster()}).
+	 * @return {@code true} for a cluster, or when it cannot be told yet
+	 */
+	boolean isCluster() {
+		return this.transport.isCluster();
+	}
+
+	/**
+	 * Runs a script on several keys (in Redis Cluster, of one slot) that returns a list of integers.
+	 * @param script the script
+	 * @param action what it does, for the error message
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @return the list, one integer per key for the scripts of this client; failed with a
+	 * {@link DistributedLockException} if Redis could not run it
+	 */
+	CompletableFuture<List<?>> runOnKeysAsync(RedisScript<?> script, String action, List<String> keys,
+			List<String> args) {
+		byte[][] keysAndArgs = new byte[keys.size() + args.size()][];
+		for (int i = 0; i < keys.size(); i++) {
+			keysAndArgs[i] = keys.get(i).getBytes(StandardCharsets.UTF_8);
+		}
+		for (int i = 0; i < args.size(); i++) {
+			keysAndArgs[keys.size() + i] = args.get(i).getBytes(StandardCharsets.UTF_8);
+		}
+		String what = (keys.size() == 1) ? keys.get(0) : keys.get(0) + " (and " + (keys.size() - 1) + " more)";
+		return this.transport.eval(script, true, false, keys.size(), keysAndArgs)
+			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(failure(action, what, ex)))
+			.thenApply((reply) -> {
+				if (reply instanceof List<?> list && list.size() == keys.size()) {
+					return list;
+				}
+				throw noResult(action, what, reply);
+			});
+	}
+
+	/**
 	 * Runs a script that returns an integer.
 	 * @param script the script
 	 * @param redisKey its one key
@@ -146,7 +183,7 @@ final class ScriptExecutor {
 
 	private CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, String redisKey,
 			String action, String key, String... args) {
-		return this.transport.eval(script, multi, sendText, keysAndArgs(redisKey, args))
+		return this.transport.eval(script, multi, sendText, 1, keysAndArgs(redisKey, args))
 			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(failure(action, key, ex)));
 	}
 

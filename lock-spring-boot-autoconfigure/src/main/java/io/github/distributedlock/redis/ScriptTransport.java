@@ -18,15 +18,24 @@ import org.springframework.util.ClassUtils;
 interface ScriptTransport {
 
 	/**
-	 * Runs a script on one key.
+	 * Runs a script.
 	 * @param script the script
 	 * @param multi whether it returns a list ({@code false}: an integer)
-	 * @param sendText whether to send its text (EVAL) rather than its SHA1 (see {@link ScriptExecutor#runText})
-	 * @param keysAndArgs the key, then the arguments
+	 * @param sendText whether to send its text (EVAL) rather than its SHA1 (see
+	 * {@link ScriptExecutor#runTextAsync})
+	 * @param numKeys how many of {@code keysAndArgs} are keys (in Redis Cluster, of one slot)
+	 * @param keysAndArgs the keys, then the arguments
 	 * @return its reply ({@code Long}, or a {@code List} of {@code Long} and {@code byte[]}); completed
 	 * exceptionally with the client's own exception if Redis could not run it
 	 */
-	CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, byte[][] keysAndArgs);
+	CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, int numKeys,
+			byte[][] keysAndArgs);
+
+	/**
+	 * Tells whether Redis is a Redis Cluster, where the keys of one script must share a slot.
+	 * @return {@code true} for a cluster; {@code true} too when it cannot be told yet (Redis unreachable)
+	 */
+	boolean isCluster();
 
 	/**
 	 * Runs integer scripts, each on its own key, pipelined: one round trip for all of them.

@@ -1,0 +1,57 @@
+package io.github.distributedlock.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.test.CommandStats;
+import io.github.distributedlock.test.SharedRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The watchdog renews many reentrant locks with a few scripts, not one each: a batch of up to
+ * {@link LockCommands#RENEWAL_BATCH} locks per script.
+ */
+class RenewalBatchTests {
+
+	private static final StringRedisTemplate redis = SharedRedis.redis();
+
+	private final RedisLockClient client = new RedisLockClient(SharedRedis.connectionFactory(), "lock:");
+
+	@AfterEach
+	void close() {
+		this.client.close();
+	}
+
+	@Test
+	void fourHundredLocksAreRenewedByAFewScriptsARound() {
+		DistributedLockTemplate locks = new DistributedLockTemplate(this.client, Duration.ofSeconds(30), Duration.ZERO);
+		String prefix = "batch:" + UUID.randomUUID() + ":";
+		List<LockHandle> held = new ArrayList<>();
+		for (int i = 0; i < 400; i++) {
+			held.add(locks.acquire(LockDefinition.builder(prefix + i).lease(Duration.ofMillis(900)).build()));
+		}
+		CommandStats.reset(redis);
+		// about four renewal rounds (every 300 ms), with no acquisition or release meanwhile
+		await().pollDelay(Duration.ofMillis(1300)).atMost(Duration.ofSeconds(5)).until(() -> true);
+		long scripts = CommandStats.calls(redis, "eval(?:sha)?");
+		long extended = CommandStats.calls(redis, "hexists");
+		assertThat(held).noneMatch(LockHandle::isLost);
+		assertThat(extended).as("locks renewed").isGreaterThanOrEqualTo(400 * 3);
+		// one script per lock would be 1,200 or more
+		assertThat(scripts).as("renewal scripts run").isLessThan(100);
+		held.forEach(LockHandle::close);
+		assertThat(redis.keys("lock:" + prefix + "*")).isEmpty();
+	}
+
+}
