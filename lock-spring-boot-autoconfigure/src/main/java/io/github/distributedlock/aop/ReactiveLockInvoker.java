@@ -8,6 +8,7 @@ import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -45,34 +46,21 @@ final class ReactiveLockInvoker {
 		// a clone per subscription: each one runs the rest of the interceptor chain and the method anew
 		MethodInvocation later = (invocation instanceof ProxyMethodInvocation proxied) ? proxied.invocableClone()
 				: invocation;
-		if (operation.returnKind() == ReturnKind.MONO) {
-			Mono<Object> action = Mono.defer(() -> {
-				try {
-					Mono<Object> result = (Mono<Object>) proceed(later);
-					return (result != null) ? result : Mono.empty();
-				}
-				catch (Throwable ex) {
-					return Mono.error(ex);
-				}
-			});
-			return reactive.tryExecuteAll(definitions, action, skip ? () -> {
-				whenSkipped.run();
-				return Mono.empty();
-			} : null);
-		}
 		Flux<Object> action = Flux.defer(() -> {
 			try {
-				Flux<Object> result = (Flux<Object>) proceed(later);
-				return (result != null) ? result : Flux.empty();
+				Publisher<Object> result = (Publisher<Object>) proceed(later);
+				return (result != null) ? Flux.from(result) : Flux.empty();
 			}
 			catch (Throwable ex) {
 				return Flux.error(ex);
 			}
 		});
-		return reactive.tryExecuteAllMany(definitions, action, skip ? () -> {
+		Flux<Object> locked = reactive.tryExecuteAllMany(definitions, action, skip ? () -> {
 			whenSkipped.run();
 			return Flux.empty();
 		} : null);
+		// a Mono's element comes with its completion, after the release, which may still fail it
+		return (operation.returnKind() == ReturnKind.MONO) ? locked.singleOrEmpty() : locked;
 	}
 
 	/**

@@ -131,16 +131,10 @@ public class ReactiveDistributedLockTemplate {
 	public <T> Mono<T> tryExecuteAll(Collection<LockDefinition> definitions, Mono<T> action,
 			@Nullable Supplier<Mono<T>> whenNotAcquired) {
 		Objects.requireNonNull(action, "action must not be null");
-		List<LockDefinition> ordered = LockedRun.inLockingOrder(definitions);
-		return Mono.deferContextual((context) -> {
-			long owner = owner(context);
-			return Mono.usingWhen(acquireAll(ordered, owner), (held) -> action.contextWrite(inLock(owner, held)),
-					(held) -> release(held, null), (held, error) -> release(held, error), this::releaseCancelled);
-		})
-			.publishOn(Schedulers.parallel())
-			.onErrorMap(ReactiveDistributedLockTemplate::releaseFailure)
-			.onErrorResume(NotAcquired.class, (notAcquired) -> (whenNotAcquired != null) ? whenNotAcquired.get()
-					: Mono.error(notAcquired.exception));
+		// the one element comes with the completion, after the release (which may fail it), as with Mono.usingWhen
+		return tryExecuteAllMany(definitions, action.flux(),
+				(whenNotAcquired != null) ? () -> whenNotAcquired.get().flux() : null)
+			.singleOrEmpty();
 	}
 
 	/**
