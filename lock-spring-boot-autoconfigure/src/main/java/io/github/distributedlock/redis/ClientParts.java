@@ -70,8 +70,7 @@ final class ClientParts {
 		WaitingAcquirer waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
 				this.threads.timer, this.threads.resume);
 		this.acquirer = new HoldAcquirer(keyPrefix, clientId, this.holds, this.queues, commands, waiting,
-				this.watchdog, replicaSync, this.releaser, this.events, this.threads.resume,
-				this.watchdog::runInBackground);
+				this.watchdog, replicaSync, this.releaser, this.events, this.threads.resume, this.watchdog.executor());
 	}
 
 	/**

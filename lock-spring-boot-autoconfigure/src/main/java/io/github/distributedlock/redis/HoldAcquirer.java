@@ -52,7 +52,10 @@ final class HoldAcquirer {
 	/** Runs the steps that follow a turn in a local queue (see {@link WaitingAcquirer}). */
 	final Executor resume;
 
-	/** Runs blocking housekeeping (replica sync's connections) off Lettuce's I/O threads. */
+	/**
+	 * Runs blocking housekeeping (replica sync's connections) off Lettuce's I/O threads; refuses tasks once the
+	 * client is closed, so that an acquisition fails rather than waits for work that never runs.
+	 */
 	final Executor background;
 
 	HoldAcquirer(String keyPrefix, String clientId, ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues,

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -232,6 +233,15 @@ final class LeaseWatchdog implements AutoCloseable {
 					ScriptExecutor.unwrap(ex));
 			return null;
 		});
+	}
+
+	/**
+	 * Returns the renewal threads as an executor that refuses tasks once closed
+	 * ({@link RejectedExecutionException}), for work whose caller must learn that it will not run.
+	 * @return the executor
+	 */
+	Executor executor() {
+		return this.renewals;
 	}
 
 	/**
