@@ -60,6 +60,15 @@ public interface LockObserver {
 	}
 
 	/**
+	 * The release of a lock could not reach the store after the work under it completed: the work's result
+	 * stands, and the lock ends with its lease unless a retry of the release gets through first.
+	 * @param key the lock key
+	 * @param type the lock type
+	 */
+	default void releaseFailed(String key, LockType type) {
+	}
+
+	/**
 	 * Returns an observer that tells each of {@code observers} in turn.
 	 * @param observers the observers, in the order to call them
 	 * @return {@link #NONE} for none, the one observer for one, else a composite
@@ -92,6 +101,11 @@ public interface LockObserver {
 			@Override
 			public void renewalFailed(String key, LockType type) {
 				all.forEach((observer) -> observer.renewalFailed(key, type));
+			}
+
+			@Override
+			public void releaseFailed(String key, LockType type) {
+				all.forEach((observer) -> observer.releaseFailed(key, type));
 			}
 
 		};

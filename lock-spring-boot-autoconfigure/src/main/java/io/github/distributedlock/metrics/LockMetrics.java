@@ -22,7 +22,10 @@ import io.micrometer.core.instrument.Timer;
  * <li>{@code distributed.lock.lost}: counter, locks this instance learned it lost; tags {@code lock},
  * {@code type};</li>
  * <li>{@code distributed.lock.renewals.failed}: counter, renewals that could not reach Redis (each is retried
- * while the lease lasts); tags {@code lock}, {@code type}.</li>
+ * while the lease lasts); tags {@code lock}, {@code type};</li>
+ * <li>{@code distributed.lock.releases.failed}: counter, releases that could not reach Redis after the work
+ * completed (the work's result stands; the release is retried while the lease lasts); tags {@code lock},
+ * {@code type}.</li>
  * </ul>
  * The time to acquire ({@code distributed.lock.acquire}) is an observation, see {@link ObservedLockClient}.
  * Tag values are described in {@link LockTags}. Thread-safe.
@@ -41,6 +44,9 @@ public final class LockMetrics implements LockObserver {
 	/** Name of the counter of failed renewals. */
 	public static final String RENEWALS_FAILED = "distributed.lock.renewals.failed";
 
+	/** Name of the counter of releases that could not reach Redis. */
+	public static final String RELEASES_FAILED = "distributed.lock.releases.failed";
+
 	private final AtomicInteger active = new AtomicInteger();
 
 	private final MeterProvider<Timer> held;
@@ -48,6 +54,8 @@ public final class LockMetrics implements LockObserver {
 	private final MeterProvider<Counter> lost;
 
 	private final MeterProvider<Counter> renewalsFailed;
+
+	private final MeterProvider<Counter> releasesFailed;
 
 	/**
 	 * Creates the meters in a registry.
@@ -64,6 +72,9 @@ public final class LockMetrics implements LockObserver {
 			.withRegistry(registry);
 		this.renewalsFailed = Counter.builder(RENEWALS_FAILED)
 			.description("Lease renewals that could not reach Redis")
+			.withRegistry(registry);
+		this.releasesFailed = Counter.builder(RELEASES_FAILED)
+			.description("Releases that could not reach Redis after the work under the lock completed")
 			.withRegistry(registry);
 	}
 
@@ -87,6 +98,11 @@ public final class LockMetrics implements LockObserver {
 	@Override
 	public void renewalFailed(String key, LockType type) {
 		this.renewalsFailed.withTags(tags(key, type)).increment();
+	}
+
+	@Override
+	public void releaseFailed(String key, LockType type) {
+		this.releasesFailed.withTags(tags(key, type)).increment();
 	}
 
 	private static Tags tags(String key, LockType type) {

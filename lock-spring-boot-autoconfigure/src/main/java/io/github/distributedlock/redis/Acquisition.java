@@ -25,7 +25,8 @@ final class Acquisition {
 
 	private final String redisKey;
 
-	private final String owner;
+	/** The owner id in Redis of the attempt under way (see {@link HoldAcquirer#newAttempt(long)}). */
+	private String owner = "";
 
 	private final @Nullable Thread thread;
 
@@ -44,12 +45,11 @@ final class Acquisition {
 	/** Ends the step that waits now, if one does: a turn in the local queue, or a wait in Redis. */
 	private volatile @Nullable Runnable waitingStep;
 
-	Acquisition(HoldAcquirer acquirer, HoldId id, String redisKey, String owner, @Nullable Thread thread,
-			long leaseMillis, boolean autoRenew, long holdAtLeastNanos, boolean tryOnce, long deadline) {
+	Acquisition(HoldAcquirer acquirer, HoldId id, String redisKey, @Nullable Thread thread, long leaseMillis,
+			boolean autoRenew, long holdAtLeastNanos, boolean tryOnce, long deadline) {
 		this.acquirer = acquirer;
 		this.id = id;
 		this.redisKey = redisKey;
-		this.owner = owner;
 		this.thread = thread;
 		this.leaseMillis = leaseMillis;
 		this.autoRenew = autoRenew;
@@ -124,6 +124,10 @@ final class Acquisition {
 
 	void start() {
 		try {
+			if (this.cancelled) {
+				this.result.complete(null);
+				return;
+			}
 			Hold held = this.acquirer.holds.get(this.id);
 			if (held != null) {
 				this.acquirer.reenter(held, this.leaseMillis).whenComplete((reentered, ex) -> guard(() -> {
@@ -139,6 +143,22 @@ final class Acquisition {
 				}));
 				return;
 			}
+			Acquisition running = this.acquirer.inFlight.putIfAbsent(this.id, this);
+			if (running != null) {
+				// the same owner acquires this lock already (another branch of one reactive chain): wait for it,
+				// then re-enter its hold, or acquire anew if it got none
+				this.waitingStep = () -> this.result.complete(null);
+				running.result().whenComplete((hold, ex) -> guard(() -> {
+					if (this.deadline - System.nanoTime() <= 0) {
+						this.result.complete(null);
+					}
+					else {
+						start();
+					}
+				}));
+				return;
+			}
+			this.result.whenComplete((hold, ex) -> this.acquirer.inFlight.remove(this.id, this));
 			if (this.id.type() == LockType.WRITE
 					&& this.acquirer.holds.containsKey(new HoldId(this.id.key(), LockType.READ, this.id.owner()))) {
 				throw WaitingAcquirer.upgradeRefused(this.id.key());
@@ -155,6 +175,7 @@ final class Acquisition {
 	 * from a hand-over or in Redis.
 	 */
 	private void acquireNew() {
+		this.owner = this.acquirer.newAttempt(this.id.owner());
 		if (this.id.type() == LockType.READ) {
 			waitInRedis(null, false);
 			return;
@@ -192,7 +213,7 @@ final class Acquisition {
 		RedisWait wait;
 		try {
 			wait = this.acquirer.waiting.acquire(this.id.type(), this.id.key(), this.redisKey, this.owner,
-					this.leaseMillis, this.tryOnce, this.deadline);
+					downgradeFrom(), this.leaseMillis, this.tryOnce, this.deadline);
 		}
 		catch (RuntimeException ex) {
 			leave(queue, head);
@@ -217,8 +238,28 @@ final class Acquisition {
 		}));
 	}
 
+	/**
+	 * The owner id of the write hold this owner has on the lock, when it asks for the read side (a downgrade:
+	 * the writer may read), or {@code ""}.
+	 */
+	private String downgradeFrom() {
+		if (this.id.type() != LockType.READ) {
+			return "";
+		}
+		Hold writer = this.acquirer.holds.get(new HoldId(this.id.key(), LockType.WRITE, this.id.owner()));
+		return (writer != null) ? writer.owner : "";
+	}
+
 	/** Records the new hold, and confirms it with the replicas if replica sync is on. */
 	private void acquired(@Nullable LocalQueue queue, boolean head, long sentAt, long token) {
+		if (this.acquirer.closed.get()) {
+			// the client closed while this acquisition waited: nothing would renew or release the hold, so it
+			// goes at once
+			leave(queue, head);
+			this.acquirer.waiting.commands.withdraw(this.id.type(), this.id.key(), this.redisKey, this.owner, true)
+				.whenComplete((done, ex) -> this.result.completeExceptionally(closedClient()));
+			return;
+		}
 		Hold hold = this.acquirer.onAcquired(this.id, this.redisKey, this.owner, this.thread, this.leaseMillis,
 				this.autoRenew, sentAt, token);
 		if (queue != null) {
@@ -276,9 +317,12 @@ final class Acquisition {
 			this.acquirer.resume.execute(() -> guard(step));
 		}
 		catch (RejectedExecutionException ex) {
-			this.result.completeExceptionally(
-					new DistributedLockException("This lock client is closed (the application is shutting down)"));
+			this.result.completeExceptionally(closedClient());
 		}
+	}
+
+	static DistributedLockException closedClient() {
+		return new DistributedLockException("This lock client is closed (the application is shutting down)");
 	}
 
 	/** Runs a step; a failure ends the acquisition with it, so that its result always completes. */

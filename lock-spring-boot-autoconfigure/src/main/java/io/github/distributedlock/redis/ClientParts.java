@@ -21,6 +21,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 final class ClientParts {
 
+	/** How long closing waits for the waits in Redis to withdraw (milliseconds): a round trip or two. */
+	private static final long WAITS_END_MILLIS = 2000;
+
 	final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
 
 	final AtomicBoolean closed = new AtomicBoolean();
@@ -41,6 +44,9 @@ final class ClientParts {
 	final HoldReleaser releaser;
 
 	final HoldAcquirer acquirer;
+
+	/** The waits in Redis, ended first when the client closes. */
+	private final WaitingAcquirer waiting;
 
 	/** Replica sync, or {@code null} when off. */
 	private final @Nullable ReplicaSync replicaSync;
@@ -67,10 +73,11 @@ final class ClientParts {
 				this.events, this.watchdog);
 		this.watchdog.setOrphanHandler(this.releaser::releaseOrphan);
 		this.events.setBackground(this.watchdog::runInBackground);
-		WaitingAcquirer waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
-				this.threads.timer, this.threads.resume);
-		this.acquirer = new HoldAcquirer(keyPrefix, clientId, this.holds, this.queues, commands, waiting,
-				this.watchdog, replicaSync, this.releaser, this.events, this.threads.resume, this.watchdog.executor());
+		this.waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
+				this.threads.timer, this.threads.resume, this.closed);
+		this.acquirer = new HoldAcquirer(keyPrefix, clientId, this.holds, this.queues, commands, this.waiting,
+				this.watchdog, replicaSync, this.releaser, this.events, this.threads.resume, this.watchdog.executor(),
+				this.closed);
 	}
 
 	/**
@@ -81,6 +88,9 @@ final class ClientParts {
 		if (!this.closed.compareAndSet(false, true)) {
 			return;
 		}
+		// first the waits, while Redis can still be reached: a release must not grant a lock to a claim of a
+		// client that is gone
+		this.waiting.cancelAll(WAITS_END_MILLIS);
 		this.releaser.releaseAll();
 		this.watchdog.close();
 		this.notifications.close();

@@ -6,6 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockDefinition;
@@ -31,6 +33,19 @@ final class HoldAcquirer {
 	private final String ownerPrefix;
 
 	final ConcurrentHashMap<HoldId, Hold> holds;
+
+	/**
+	 * The acquisition of each owner's hold that is under way: a second acquisition of the same lock by the same
+	 * owner (two branches of one reactive chain) waits for it and then re-enters, so one owner never holds one
+	 * lock twice in Redis, and a re-entry always sees the outer hold's token.
+	 */
+	final ConcurrentHashMap<HoldId, Acquisition> inFlight = new ConcurrentHashMap<>();
+
+	/** Numbers the acquisition attempts of this client (see {@link #newAttempt(long)}). */
+	private final AtomicLong attempts = new AtomicLong();
+
+	/** Set once the client is closed: no new hold is recorded then. */
+	final AtomicBoolean closed;
 
 	final LocalQueues queues;
 
@@ -60,8 +75,9 @@ final class HoldAcquirer {
 
 	HoldAcquirer(String keyPrefix, String clientId, ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues,
 			LockCommands commands, WaitingAcquirer waiting, LeaseWatchdog watchdog, @Nullable ReplicaSync replicaSync,
-			HoldReleaser releaser, HoldEvents events, Executor resume, Executor background) {
+			HoldReleaser releaser, HoldEvents events, Executor resume, Executor background, AtomicBoolean closed) {
 		this.keyPrefix = keyPrefix;
+		this.closed = closed;
 		this.ownerPrefix = clientId + ":";
 		this.holds = holds;
 		this.queues = queues;
@@ -100,18 +116,23 @@ final class HoldAcquirer {
 		long deadline = (timeout == null) ? Long.MAX_VALUE
 				: System.nanoTime() + saturatedNanos(timeout);
 		Acquisition acquisition = new Acquisition(this, new HoldId(key, type, owner), this.keyPrefix + key,
-				owner(owner), thread, lease.toMillis(), autoRenew, saturatedNanos(holdAtLeast), tryOnce,
-				deadline);
+				thread, lease.toMillis(), autoRenew, saturatedNanos(holdAtLeast), tryOnce, deadline);
 		acquisition.start();
 		return acquisition;
 	}
 
 	/**
-	 * The owner id in Redis: {@code <client id>:<thread id>}, or {@code <client id>:async-<n>} for an owner
-	 * that is not a thread.
+	 * A new owner id in Redis for one acquisition attempt of an owner: {@code <client id>:<thread id>/<attempt>},
+	 * or {@code <client id>:async-<n>/<attempt>} for an owner that is not a thread. Every command about the
+	 * attempt names it, so a late or repeated command (Lettuce re-sends commands whose connection dropped; a
+	 * round trip that timed out may still have run) acts on that attempt only, never on a later one of the same
+	 * owner.
+	 * @param owner a thread's id, or a negative number for an owner that is not a thread
+	 * @return the attempt's owner id
 	 */
-	private String owner(long owner) {
-		return (owner >= 0) ? this.ownerPrefix + owner : this.ownerPrefix + "async-" + -owner;
+	String newAttempt(long owner) {
+		String base = (owner >= 0) ? this.ownerPrefix + owner : this.ownerPrefix + "async-" + -owner;
+		return base + "/" + this.attempts.incrementAndGet();
 	}
 
 	/**
@@ -141,8 +162,8 @@ final class HoldAcquirer {
 		long sentAt = System.nanoTime();
 		CompletableFuture<ScriptExecutor.Pair> tried;
 		try {
-			tried = this.commands.tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, leaseMillis, true,
-					0, 0);
+			tried = this.commands.tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, "", leaseMillis,
+					true, 0, 0);
 		}
 		catch (RuntimeException ex) {
 			tried = CompletableFuture.failedFuture(ex);

@@ -109,6 +109,23 @@ final class HoldEvents {
 		}
 	}
 
+	/**
+	 * A release that could not reach Redis: told as a WARN and to the observer; the caller's work stands.
+	 * @param hold the hold whose release failed
+	 * @param failure why
+	 */
+	void releaseFailed(Hold hold, RuntimeException failure) {
+		logger.warn("Could not release lock '" + hold.id.key() + "' (" + hold.id.type() + ") of " + hold.owner + " ("
+				+ failure.getMessage() + "); the work under it completed and stands; the release is retried while "
+				+ "its lease of " + hold.leaseMillis + " ms lasts, else the lock ends with it");
+		try {
+			this.observer.releaseFailed(hold.id.key(), hold.id.type());
+		}
+		catch (RuntimeException ex) {
+			observerFailed(ex);
+		}
+	}
+
 	private static void observerFailed(RuntimeException ex) {
 		logger.warn("A lock observer failed; the lock operation goes on", ex);
 	}

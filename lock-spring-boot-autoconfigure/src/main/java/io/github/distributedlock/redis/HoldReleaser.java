@@ -28,6 +28,15 @@ final class HoldReleaser {
 
 	private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
+	/**
+	 * What {@link #releaseInRedis} returns when its round trip failed in a way a retry may get past: the release
+	 * goes on in the background, and the caller's work stands.
+	 */
+	private static final long RELEASE_PENDING = Long.MIN_VALUE;
+
+	/** The longest pause between two tries of a release that failed (milliseconds). */
+	private static final long MAX_RETRY_PAUSE_MILLIS = 2000;
+
 	private final ConcurrentHashMap<HoldId, Hold> holds;
 
 	private final LocalQueues queues;
@@ -123,6 +132,11 @@ final class HoldReleaser {
 				this.events.released(hold, false);
 				throw ScriptExecutor.unwrap(ex);
 			}
+			if (result == RELEASE_PENDING && hold.lostReason == null) {
+				// the work under the lock completed: a release that cannot reach Redis now must not undo its result
+				this.events.released(hold, false);
+				return null;
+			}
 			if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
 				String reason = (hold.lostReason != null) ? hold.lostReason
 						: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
@@ -176,10 +190,46 @@ final class HoldReleaser {
 			}
 			if (ex != null) {
 				RuntimeException failure = ScriptExecutor.unwrap(ex);
+				if (ScriptExecutor.isTransient(failure) && !this.closed.get()) {
+					// it may have run; it names this hold's attempt only, so sending it again is harmless
+					this.events.later(() -> this.events.releaseFailed(hold, failure));
+					retryLater(hold, 100);
+					return RELEASE_PENDING;
+				}
 				throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
 						+ hold.leaseMillis + " ms: " + failure.getMessage(), failure.getCause());
 			}
 			return reply.result();
+		});
+	}
+
+	/**
+	 * Sends a release that failed again after a pause, while the hold's lease lasts (after that the lock has
+	 * ended by itself). The release names the hold's attempt, so one that ran already, or runs late, and its
+	 * retry do what one release does: a retry that finds nothing held finds the first try's work.
+	 */
+	private void retryLater(Hold hold, long pauseMillis) {
+		if (this.closed.get() || System.nanoTime() - hold.confirmedUntil >= 0) {
+			return;
+		}
+		CompletableFuture.delayedExecutor(pauseMillis, TimeUnit.MILLISECONDS).execute(() -> {
+			long keepMillis = (hold.holdUntil == Long.MIN_VALUE) ? 0
+					: TimeUnit.NANOSECONDS.toMillis(hold.holdUntil - System.nanoTime() + 999_999);
+			CompletableFuture<?> again;
+			try {
+				again = (keepMillis > 0) ? this.commands.keep(hold, keepMillis) : this.commands.release(hold, null);
+			}
+			catch (RuntimeException ex) {
+				again = CompletableFuture.failedFuture(ex);
+			}
+			again.whenComplete((reply, ex) -> {
+				if (ex == null) {
+					logger.info("Released lock '" + hold.id.key() + "' of " + hold.owner + " on a retry");
+				}
+				else if (ScriptExecutor.isTransient(ScriptExecutor.unwrap(ex))) {
+					retryLater(hold, Math.min(MAX_RETRY_PAUSE_MILLIS, pauseMillis * 2));
+				}
+			});
 		});
 	}
 

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
@@ -42,6 +43,9 @@ final class LockCommands {
 	 */
 	static final int RENEWAL_BATCH = 200;
 
+	/** Pauses before a failed withdrawal is sent again (milliseconds), one per retry. */
+	private static final long[] WITHDRAWAL_RETRIES_MILLIS = { 100, 400, 1000 };
+
 	private final ScriptExecutor scripts;
 
 	private final String channel;
@@ -61,6 +65,9 @@ final class LockCommands {
 
 	/**
 	 * Tries to acquire or re-enter a lock once.
+	 * @param owner the owner id of the acquisition attempt
+	 * @param downgradeFrom for the read side: the owner id of the same owner's write hold (a downgrade), or
+	 * {@code ""}
 	 * @param claimMillis when blocked, how long to keep the owner's place or claim (0 for none)
 	 * @param waitId the number of this wait, echoed by a grant (reentrant locks)
 	 * @return the script's result and fencing token (see {@link LockScripts}); failed with an
@@ -68,7 +75,7 @@ final class LockCommands {
 	 * {@link DistributedLockException} if Redis could not run it (the outcome is then unknown)
 	 */
 	CompletableFuture<ScriptExecutor.Pair> tryAcquire(LockType type, String key, String redisKey, String owner,
-			long leaseMillis, boolean reentry, long claimMillis, long waitId) {
+			String downgradeFrom, long leaseMillis, boolean reentry, long claimMillis, long waitId) {
 		String lease = Long.toString(leaseMillis);
 		String reentering = reentry ? "1" : "0";
 		String claim = Long.toString(claimMillis);
@@ -76,7 +83,7 @@ final class LockCommands {
 			case REENTRANT -> this.scripts.runPairAsync(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner,
 					lease, reentering, claim, Long.toString(waitId));
 			case READ -> this.scripts.runPairAsync(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock", key,
-					owner, lease, reentering, claim);
+					owner, lease, reentering, claim, downgradeFrom);
 			case WRITE -> this.scripts.runPairAsync(LockScripts.WRITE_ACQUIRE, redisKey, "acquire the write lock", key,
 					owner, lease, reentering, claim);
 		};
@@ -265,20 +272,42 @@ final class LockCommands {
 
 	/**
 	 * Runs a withdrawal; after an unknown outcome Redis may be slow to answer, so by its text: it then runs
-	 * after the try it cleans up after, even if its own reply comes too late.
+	 * after the try it cleans up after, even if its own reply comes too late. A withdrawal names one attempt,
+	 * so running it late or twice is harmless: one that failed on a dropped connection or a timeout is sent
+	 * again, a few times, so that a grant or hold of an attempt given up does not stay until its lease ends.
 	 */
 	private CompletableFuture<Void> runWithdrawal(RedisScript<Long> script, boolean outcomeUnknown, String redisKey,
 			String key, String... args) {
-		CompletableFuture<Long> run = outcomeUnknown
-				? this.scripts.runTextAsync(script, redisKey, "withdraw the waiting claim on", key, args)
-				: this.scripts.runAsync(script, redisKey, "withdraw the waiting claim on", key, args);
-		return run.handle((result, ex) -> {
-			if (ex != null) {
-				logger.warn("Could not withdraw the waiting claim on lock '" + key + "'" + (outcomeUnknown
-						? " (Redis may still run it); if the failed try acquired it, it ends with its lease" : ""),
-						ScriptExecutor.unwrap(ex));
+		CompletableFuture<Void> done = new CompletableFuture<>();
+		runWithdrawal(script, outcomeUnknown, redisKey, key, args, 0, done);
+		return done;
+	}
+
+	private void runWithdrawal(RedisScript<Long> script, boolean outcomeUnknown, String redisKey, String key,
+			String[] args, int retry, CompletableFuture<Void> done) {
+		CompletableFuture<Long> run;
+		try {
+			run = outcomeUnknown ? this.scripts.runTextAsync(script, redisKey, "withdraw the waiting claim on", key, args)
+					: this.scripts.runAsync(script, redisKey, "withdraw the waiting claim on", key, args);
+		}
+		catch (RuntimeException ex) {
+			run = CompletableFuture.failedFuture(ex);
+		}
+		run.whenComplete((result, ex) -> {
+			if (ex == null) {
+				done.complete(null);
+				return;
 			}
-			return null;
+			RuntimeException failure = ScriptExecutor.unwrap(ex);
+			if (retry < WITHDRAWAL_RETRIES_MILLIS.length && ScriptExecutor.isTransient(failure)) {
+				CompletableFuture.delayedExecutor(WITHDRAWAL_RETRIES_MILLIS[retry], TimeUnit.MILLISECONDS)
+					.execute(() -> runWithdrawal(script, true, redisKey, key, args, retry + 1, done));
+				return;
+			}
+			logger.warn("Could not withdraw the waiting claim on lock '" + key + "' (" + failure.getMessage()
+					+ "); what it left in Redis ends by itself: a place in the queue within seconds, a hold with its lease");
+			logger.debug("Withdrawal failure", failure);
+			done.complete(null);
 		});
 	}
 

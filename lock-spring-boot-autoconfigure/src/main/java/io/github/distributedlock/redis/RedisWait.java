@@ -9,10 +9,20 @@ import io.github.distributedlock.core.DistributedLockException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One owner's acquisition in Redis: a try, then a wait and another try, until it acquires, gives up or is
+ * One acquisition attempt in Redis: a try, then a wait and another try, until it acquires, gives up or is
  * cancelled. Its steps run one after another, each started by the end of the one before.
+ * <p>
+ * Every try names the same attempt (its owner id), so a try sent again after a round trip that failed is safe:
+ * if the failed one ran after all, the next one finds the lock held by this attempt and holds it once. So a
+ * try whose round trip failed on a dropped connection or a timeout is sent again, after a short pause, until
+ * the deadline; only then does the attempt give up, withdrawing whatever its tries may have left in Redis (a
+ * place in the queue, a claim, a grant, a hold its lost reply would have told of). A grant or a hold is
+ * entered only from a reply or a grant message for this attempt: never guessed.
  */
 final class RedisWait {
+
+	/** Pauses before a try is sent again after its round trip failed, in milliseconds; the last one repeats. */
+	private static final long[] RETRY_PAUSES_MILLIS = { 10, 25, 50, 100, 200, 300 };
 
 	private final CompletableFuture<WaitingAcquirer.@Nullable Acquired> result = new CompletableFuture<>();
 
@@ -25,6 +35,9 @@ final class RedisWait {
 	private final String redisKey;
 
 	private final String owner;
+
+	/** The owner id of the same owner's write hold, for a read acquisition (a downgrade), or {@code ""}. */
+	private final String downgradeFrom;
 
 	private final long leaseMillis;
 
@@ -40,16 +53,26 @@ final class RedisWait {
 	/** Whether a try left a place or claim in Redis. Written by one step at a time. */
 	private boolean claimed;
 
+	/**
+	 * Whether a try's round trip failed: it may have run, and left a hold or a claim that the client never
+	 * learnt of. Written by one step at a time.
+	 */
+	private boolean outcomeUnknown;
+
+	/** How many tries in a row failed. Written by one step at a time. */
+	private int failures;
+
 	/** When the last try was sent ({@link System#nanoTime()}). Written by one step at a time. */
 	private long sentAt;
 
-	RedisWait(WaitingAcquirer acquirer, LockType type, String key, String redisKey, String owner, long leaseMillis,
-			long deadline, long waitId, @Nullable ReleaseWaiter waiter) {
+	RedisWait(WaitingAcquirer acquirer, LockType type, String key, String redisKey, String owner, String downgradeFrom,
+			long leaseMillis, long deadline, long waitId, @Nullable ReleaseWaiter waiter) {
 		this.acquirer = acquirer;
 		this.type = type;
 		this.key = key;
 		this.redisKey = redisKey;
 		this.owner = owner;
+		this.downgradeFrom = downgradeFrom;
 		this.leaseMillis = leaseMillis;
 		this.deadline = deadline;
 		this.waitId = waitId;
@@ -76,6 +99,10 @@ final class RedisWait {
 	}
 
 	void tryLock() {
+		if (this.acquirer.closed.get()) {
+			fail(Acquisition.closedClient());
+			return;
+		}
 		if (this.cancelled) {
 			giveUp();
 			return;
@@ -86,7 +113,7 @@ final class RedisWait {
 		CompletableFuture<ScriptExecutor.Pair> tried;
 		try {
 			tried = this.acquirer.commands.tryAcquire(this.type, this.key, this.redisKey, this.owner,
-					this.leaseMillis, false, claim, this.waitId);
+					this.downgradeFrom, this.leaseMillis, false, claim, this.waitId);
 		}
 		catch (RuntimeException ex) {
 			tried = CompletableFuture.failedFuture(ex);
@@ -96,25 +123,24 @@ final class RedisWait {
 				tried(reply, ex, claim);
 			}
 			catch (RuntimeException failure) {
-				fail(failure, false);
+				fail(failure);
 			}
 		});
 	}
 
 	private void tried(ScriptExecutor.@Nullable Pair reply, @Nullable Throwable ex, long claim) {
 		if (ex != null || reply == null) {
-			RuntimeException failure = ScriptExecutor.unwrap(ex);
-			// a round trip that failed may have run in Redis and acquired: its outcome is unknown
-			fail(failure, failure instanceof DistributedLockException);
+			failed(ScriptExecutor.unwrap(ex), claim);
 			return;
 		}
+		this.failures = 0;
 		long result = reply.result();
 		if (result == LockScripts.ACQUIRED) {
 			succeed(new WaitingAcquirer.Acquired(this.sentAt, reply.token()));
 			return;
 		}
 		if (result == LockScripts.UPGRADE) {
-			fail(WaitingAcquirer.upgradeRefused(this.key), false);
+			fail(WaitingAcquirer.upgradeRefused(this.key));
 			return;
 		}
 		this.claimed |= claim > 0 && (result >= 0 || result == LockScripts.NO_TTL);
@@ -126,8 +152,33 @@ final class RedisWait {
 		// the holder's lease bounds the wait: a crashed holder publishes nothing
 		long untilLeaseEnds = (result == LockScripts.NO_TTL) ? WaitingAcquirer.NO_TTL_RETRY_NANOS
 				: TimeUnit.MILLISECONDS.toNanos(result + 1);
-		CompletableFuture<Void> woken = this.waiter.next(Math.min(remaining, Math.min(untilLeaseEnds, WaitingAcquirer.RETRY_NANOS)),
-				this.acquirer.timer);
+		waitThenTry(Math.min(remaining, Math.min(untilLeaseEnds, WaitingAcquirer.RETRY_NANOS)));
+	}
+
+	/**
+	 * A try's round trip failed. Its outcome is unknown when the failure is one a new try may get past (a
+	 * dropped connection, a timeout): it may have run. Then the same attempt tries again after a pause, within
+	 * the deadline; a script error, a single try or a passed deadline end the attempt.
+	 */
+	private void failed(RuntimeException failure, long claim) {
+		boolean retriable = failure instanceof DistributedLockException && ScriptExecutor.isTransient(failure);
+		if (retriable) {
+			this.outcomeUnknown = true;
+			this.claimed |= claim > 0;
+		}
+		long remaining = this.deadline - System.nanoTime();
+		if (!retriable || this.waiter == null || this.cancelled || remaining <= 0) {
+			fail(failure);
+			return;
+		}
+		long pause = TimeUnit.MILLISECONDS
+			.toNanos(RETRY_PAUSES_MILLIS[Math.min(this.failures++, RETRY_PAUSES_MILLIS.length - 1)]);
+		waitThenTry(Math.min(remaining, pause));
+	}
+
+	/** Waits for a signal (a release, a grant, {@link #cancel()}) or the time, then tries again. */
+	private void waitThenTry(long nanos) {
+		CompletableFuture<Void> woken = this.waiter.next(nanos, this.acquirer.timer);
 		if (woken.isDone()) {
 			afterWait();
 		}
@@ -141,17 +192,16 @@ final class RedisWait {
 			this.acquirer.resume.execute(this::afterWait);
 		}
 		catch (RejectedExecutionException ex) {
-			fail(new DistributedLockException("This lock client is closed (the application is shutting down)"),
-					false);
+			fail(Acquisition.closedClient());
 		}
 	}
 
 	private void afterWait() {
 		try {
 			ReleaseWaiter granted = this.waiter;
-			// granted after this wait's last failed try reached Redis, so its lease counts from no earlier
-			// than that try; if that was long ago, the next try finds the grant and confirms a full lease
-			if (granted != null && granted.isGranted()
+			// granted after this wait's last try reached Redis, so its lease counts from no earlier than that try;
+			// if that was long ago, the next try finds the grant and confirms a full lease
+			if (granted != null && granted.isGranted() && !this.cancelled && !this.acquirer.closed.get()
 					&& System.nanoTime() - this.sentAt < Hold.thirdOfLeaseNanos(this.leaseMillis)) {
 				succeed(new WaitingAcquirer.Acquired(this.sentAt, granted.grantedToken()));
 				return;
@@ -159,7 +209,7 @@ final class RedisWait {
 			tryLock();
 		}
 		catch (RuntimeException ex) {
-			fail(ex, false);
+			fail(ex);
 		}
 	}
 
@@ -168,44 +218,51 @@ final class RedisWait {
 		this.result.complete(acquired);
 	}
 
-	/** Ends without the lock, withdrawing the place or claim it left first. */
+	/** Ends without the lock, withdrawing what its tries may have left in Redis first. */
 	private void giveUp() {
 		unregister();
-		if (this.claimed) {
-			this.acquirer.commands.withdraw(this.type, this.key, this.redisKey, this.owner, false)
-				.whenComplete((done, ex) -> this.result.complete(null));
-		}
-		else {
-			this.result.complete(null);
-		}
+		withdrawThen(() -> this.result.complete(null));
 	}
 
-	private void fail(RuntimeException failure, boolean outcomeUnknown) {
+	private void fail(RuntimeException failure) {
 		unregister();
-		if (outcomeUnknown) {
-			// the caller's failure comes within one command timeout, not two
-			try {
-				this.acquirer.background.execute(() -> this.acquirer.commands.withdraw(this.type,
-						this.key, this.redisKey, this.owner, true));
-			}
-			catch (RejectedExecutionException ex) {
-				// closed: what the try took ends with its lease
-			}
-			this.result.completeExceptionally(failure);
+		withdrawThen(() -> this.result.completeExceptionally(failure));
+	}
+
+	/**
+	 * Withdraws what the attempt's tries may have left in Redis, then ends. After a try whose outcome is unknown
+	 * the end does not wait for the withdrawal (Redis is slow to answer or unreachable: the caller's failure
+	 * comes within one command timeout, not two); the withdrawal names this attempt only, so whenever it runs
+	 * it frees nothing of a later attempt.
+	 */
+	private void withdrawThen(Runnable end) {
+		if (!this.claimed && !this.outcomeUnknown) {
+			end.run();
+			return;
 		}
-		else if (this.claimed) {
+		boolean unknown = this.outcomeUnknown;
+		if (!unknown) {
 			this.acquirer.commands.withdraw(this.type, this.key, this.redisKey, this.owner, false)
-				.whenComplete((done, ex) -> this.result.completeExceptionally(failure));
+				.whenComplete((done, ex) -> end.run());
+			return;
 		}
-		else {
-			this.result.completeExceptionally(failure);
+		Runnable withdrawal = () -> this.acquirer.commands.withdraw(this.type, this.key, this.redisKey, this.owner,
+				true);
+		try {
+			this.acquirer.background.execute(withdrawal);
 		}
+		catch (RejectedExecutionException ex) {
+			// the client is closing: withdraw from here, before the connection factory goes
+			withdrawal.run();
+		}
+		end.run();
 	}
 
 	private void unregister() {
 		if (this.waiter != null) {
 			this.acquirer.notifications.unregister(this.waiter);
 		}
+		this.acquirer.ended(this);
 	}
 
 }

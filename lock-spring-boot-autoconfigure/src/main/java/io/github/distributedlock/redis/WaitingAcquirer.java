@@ -1,10 +1,13 @@
 package io.github.distributedlock.redis;
 
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
@@ -59,6 +62,12 @@ final class WaitingAcquirer {
 	/** Numbers the waits in Redis, so that a grant wakes the wait it was made for and no later one. */
 	private final AtomicLong waitIds = new AtomicLong();
 
+	/** Set once the client is closed: a wait then ends at its next step, withdrawing what it left in Redis. */
+	final AtomicBoolean closed;
+
+	/** The attempts under way, so that closing the client can end them while Redis can still be reached. */
+	private final Set<RedisWait> live = ConcurrentHashMap.newKeySet();
+
 	/**
 	 * @param background runs the withdrawal after a try whose outcome is unknown, off the failing thread (it is
 	 * sent after that try on the same connection, so Redis runs it after the try)
@@ -66,7 +75,8 @@ final class WaitingAcquirer {
 	 * @param resume runs the tries that follow a wait
 	 */
 	WaitingAcquirer(LockCommands commands, ReleaseNotifications notifications, Executor background,
-			ScheduledExecutorService timer, Executor resume) {
+			ScheduledExecutorService timer, Executor resume, AtomicBoolean closed) {
+		this.closed = closed;
 		this.commands = commands;
 		this.notifications = notifications;
 		this.background = background;
@@ -85,14 +95,45 @@ final class WaitingAcquirer {
 	 * if Redis could not be reached (what the failed try may have left in Redis is then withdrawn in the
 	 * background)
 	 */
-	RedisWait acquire(LockType type, String key, String redisKey, String owner, long leaseMillis, boolean tryOnce,
-			long deadline) {
+	RedisWait acquire(LockType type, String key, String redisKey, String owner, String downgradeFrom,
+			long leaseMillis, boolean tryOnce, long deadline) {
 		long waitId = this.waitIds.incrementAndGet();
 		// register before the first try: a release between a failed try and the wait still wakes it
 		ReleaseWaiter waiter = tryOnce ? null : this.notifications.register(redisKey, waitId);
-		RedisWait wait = new RedisWait(this, type, key, redisKey, owner, leaseMillis, deadline, waitId, waiter);
+		RedisWait wait = new RedisWait(this, type, key, redisKey, owner, downgradeFrom, leaseMillis, deadline, waitId,
+				waiter);
+		this.live.add(wait);
 		wait.tryLock();
 		return wait;
+	}
+
+	/** Forgets an attempt that ended. */
+	void ended(RedisWait wait) {
+		this.live.remove(wait);
+	}
+
+	/**
+	 * Ends every attempt under way, when the client closes: each withdraws what it left in Redis (its place in
+	 * a queue, a claim, a grant it did not take yet), so that no release grants a lock to a client that is gone.
+	 * @param timeoutMillis how long to wait for them, in milliseconds
+	 */
+	void cancelAll(long timeoutMillis) {
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+		for (RedisWait wait : this.live) {
+			wait.cancel();
+		}
+		for (RedisWait wait : this.live) {
+			try {
+				wait.result().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			catch (Exception ex) {
+				// ended otherwise, or not in time: what it left expires within seconds
+			}
+		}
 	}
 
 	/**

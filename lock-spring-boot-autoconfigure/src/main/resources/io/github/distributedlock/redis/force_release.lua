@@ -15,5 +15,5 @@ if kind ~= 'hash' then
     return -1
 end
 redis.call('DEL', KEYS[1])
-redis.call('PUBLISH', ARGV[1], KEYS[1])
+redis.pcall('PUBLISH', ARGV[1], KEYS[1])
 return 1

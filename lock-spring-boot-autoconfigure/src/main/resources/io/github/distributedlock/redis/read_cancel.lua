@@ -1,7 +1,7 @@
 -- Withdraws a waiting reader's claim and admission when it gives up (the rw_common.lua functions are
 -- prepended).
 -- KEYS[1]: the lock's hash (fields: see rw_common.lua)
--- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[1]: owner id of one acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- ARGV[2]: the channel that release notifications are published on
 -- Returns 1 when something was withdrawn (and the key published if someone waited, so a writer waiting for
 --         admitted readers tries again); 0 otherwise.

@@ -1,7 +1,7 @@
 -- Releases the read side of a read/write lock whose minimum hold (holdAtLeast) has not ended yet: the read
 -- share stays, owned by nobody, until then. Only the reader can (the rw_common.lua functions are prepended).
 -- KEYS[1]: the lock's hash (fields: see rw_common.lua)
--- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[1]: owner id of one acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- ARGV[2]: what is left of the minimum hold, in milliseconds (at least 1)
 -- Returns -1 when the owner holds no read hold (never acquired, or lost: nothing is changed); 0 when done:
 --         the reader is replaced by reader "~<owner id>" until then (writers wait for it as for any reader).

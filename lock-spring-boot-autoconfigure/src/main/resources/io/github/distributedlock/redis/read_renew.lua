@@ -1,6 +1,6 @@
 -- Extends one reader's own lease (the watchdog; the rw_common.lua functions are prepended).
 -- KEYS[1]: the lock's hash (fields: see rw_common.lua)
--- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[1]: owner id of one acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- ARGV[2]: lease in milliseconds
 -- Returns 1 when extended (never shortened); 0 when the owner no longer holds the read side (it was lost).
 local key, owner, lease = KEYS[1], ARGV[1], tonumber(ARGV[2])

@@ -1,7 +1,7 @@
 -- Acquires a reentrant lock, or re-enters it for its owner (the fence.lua and reentrant_common.lua functions are
 -- prepended).
 -- KEYS[1]: the lock's hash (fields: see reentrant_common.lua)
--- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[1]: owner id of one acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- ARGV[2]: lease in milliseconds (the key's TTL)
 -- ARGV[3]: "1" when the owner believes it already holds the lock (a re-entry), "0" otherwise
 -- ARGV[4]: how long the owner will wait at most before it tries again, in milliseconds (it also tries again
@@ -27,8 +27,9 @@ if ARGV[3] == '1' then
     end
     return { -1, 0 }
 end
--- the owner's own field here is a grant it has not heard of, or a hold its client gave up on (its release
--- failed): either way it holds the lock now, once
+-- this attempt's own field here is a grant it has not heard of (its message was lost), or its own earlier try
+-- that ran although its reply was lost (a dropped connection, a timeout): either way it holds the lock now, once,
+-- with a new token; a later attempt of the same thread has another owner id and never finds this field
 if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
     redis.call('hset', KEYS[1], ARGV[1], 1)
     redis.call('pexpire', KEYS[1], lease)

@@ -1,7 +1,10 @@
 -- Shared functions of the reentrant lock scripts; prepended to each of them that needs them when it is loaded.
 --
 -- A reentrant lock is ONE Redis hash; its TTL is the holder's lease. Its fields:
---   <owner id>      the holder ("<client id>:<thread id>") and its hold count: one such field
+--   <owner id>      the holder and its hold count: one such field. The owner id names one acquisition attempt,
+--                   "<client id>:<thread id>/<attempt>", so that a late or repeated command of an attempt (a
+--                   command Lettuce re-sends after a reconnect, a timed-out round trip that ran after all)
+--                   never acts on a later attempt of the same thread
 --   ~f              the last fencing token handed out for the lock (see fence.lua)
 --   ~k              set when the last holder released it before its minimum hold (holdAtLeast) ended: the
 --                   lock stays taken, by nobody, until the key expires
@@ -49,7 +52,9 @@ local function rl_free(key, owner, channel)
             redis.call('HSET', key, next, 1)
             redis.call('PEXPIRE', key, nextLease)
             local token = fence_next(key)
-            redis.call('PUBLISH', channel .. ':' .. string.match(next, '^(.*):[^:]*$'),
+            -- pcall: a grant that cannot be published (a user without the channel's permission) still stands;
+            -- the waiter finds it at its next try, within a second
+            redis.pcall('PUBLISH', channel .. ':' .. string.match(next, '^(.*):[^:]*$'),
                 next .. ' ' .. nextWait .. ' ' .. string.format('%d', token) .. ' ' .. key)
             return next
         end

@@ -1,7 +1,7 @@
 -- Releases a reentrant lock whose minimum hold (holdAtLeast) has not ended yet: the lock stays taken, by
 -- nobody, until then. Only its owner can.
 -- KEYS[1]: the lock's hash (fields: see reentrant_common.lua)
--- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[1]: owner id of one acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- ARGV[2]: what is left of the minimum hold, in milliseconds (at least 1): the key's TTL from now on
 -- Returns -1 when the owner holds no hold (never acquired, or lost: nothing is changed); 0 when done.
 -- The owner's field is dropped (so not even the same thread re-enters it), '~k' keeps the hash taken, and its

@@ -3,11 +3,11 @@
 -- Its last release passes the lock on: to the instance that waited longest in Redis, or else to the next
 -- thread of the owner's own client (ARGV[4]), or else frees it.
 -- KEYS[1]: the lock's hash (fields: see reentrant_common.lua)
--- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[1]: owner id of one acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- ARGV[2]: the release channel; grants are published on "<ARGV[2]>:<client id>"
 -- ARGV[3]: how many holds to release (the client's last release passes more than it may
 --          have: a re-entry whose outcome it never learnt, say a timed-out round trip that ran, is released too)
--- ARGV[4]: optional: the owner id to hand the lock to when this release frees it and no other instance waits
+-- ARGV[4]: optional: the owner id (an acquisition attempt) to hand the lock to when this release frees it and no other instance waits
 --          for it (a thread of the same client queued for it)
 -- ARGV[5]: with ARGV[4]: that owner's lease in milliseconds
 -- Returns {result, token}: result -1 when the owner holds no hold (never acquired, or lost: nothing is changed);

@@ -5,7 +5,7 @@
 -- KEYS[1]: the lock's hash
 -- ARGV[1]: the lock type: "reentrant" (the owner's field holds its count), "read" (field 'r:<owner>') or
 --          "write" (field 'w' is the owner, 'wc' its count); see reentrant_common.lua and rw_common.lua
--- ARGV[2]: owner id, "<client id>:<thread id>"
+-- ARGV[2]: owner id of the acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- Returns 1 when the owner holds the lock: its hold count was written again, unchanged (HINCRBY by 0 still
 -- counts as a write, so it is replicated); 0 when it does not (the lock was lost meanwhile): nothing is written.
 local field

@@ -1,7 +1,7 @@
 -- Shared functions of the read/write lock scripts; prepended to each of them when it is loaded.
 --
 -- A read/write lock is ONE Redis hash (so one Redis Cluster hash slot). Its fields:
---   w        owner id of the write holder ("<client id>:<thread id>")
+--   w        owner id of the write holder: its acquisition attempt, "<client id>:<thread id>/<attempt>"
 --   wc       the write holder's hold count
 --   wt       the write holder's lease deadline, in Redis TIME milliseconds
 --   r:<id>   read hold count of reader <id>
@@ -183,7 +183,8 @@ local function rw_publish(key, s, channel)
     if s.waited then
         redis.call('HDEL', key, '~w')
         s.waited = false
-        redis.call('PUBLISH', channel, key)
+        -- pcall: a release that cannot be published still releases; waiters retry within a second
+        redis.pcall('PUBLISH', channel, key)
     end
 end
 

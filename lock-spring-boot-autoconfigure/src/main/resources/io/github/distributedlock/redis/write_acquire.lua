@@ -1,11 +1,13 @@
 -- Acquires the write side of a read/write lock, or re-enters it (the fence.lua and rw_common.lua functions are
 -- prepended).
 -- KEYS[1]: the lock's hash (fields: see rw_common.lua)
--- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[1]: owner id of this acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- ARGV[2]: lease in milliseconds
 -- ARGV[3]: "1" when the owner believes it already holds the write side (a re-entry), "0" otherwise
 -- ARGV[4]: claim in milliseconds: when blocked, the owner is recorded as a waiting writer for this long,
 --          so that new readers queue behind it; "0" records nothing (a single try)
+-- An attempt that holds the write side already when ARGV[3] is "0" (its earlier try ran, and its reply was lost)
+-- holds it once, with a new token: the same command sent twice does what it does once.
 -- Blocked also while readers admitted at the last writer's release have not entered yet (phase-fair).
 -- Returns {result, token}, the token 0 but when acquired (a re-entry's token is the outer hold's):
 --         result -1 when acquired or re-entered, with a new fencing token when acquired;
@@ -46,8 +48,13 @@ if s.foreign then
     return rw_foreign_result(key)
 end
 if s.writer == owner then
-    redis.call('HINCRBY', key, 'wc', 1)
     s.wt = rw_extend(key, 'wt', s.wt, lease, now)
+    if ARGV[3] ~= '1' then
+        redis.call('HSET', key, 'wc', 1)
+        rw_finish(key, s, now)
+        return { -1, fence_next(key) }
+    end
+    redis.call('HINCRBY', key, 'wc', 1)
     rw_finish(key, s, now)
     return { -1, 0 }
 end

@@ -1,6 +1,6 @@
 -- Withdraws a waiting writer's claim when it gives up (the rw_common.lua functions are prepended).
 -- KEYS[1]: the lock's hash (fields: see rw_common.lua)
--- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[1]: owner id of one acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- ARGV[2]: the channel that release notifications are published on
 -- Returns 1 when a claim was withdrawn (and the key published if someone waited, so readers queued behind it
 --         retry); 0 otherwise.

@@ -1,6 +1,6 @@
 -- Releases write holds of a read/write lock; only the writer can (the rw_common.lua functions are prepended).
 -- KEYS[1]: the lock's hash (fields: see rw_common.lua)
--- ARGV[1]: owner id, "<client id>:<thread id>"
+-- ARGV[1]: owner id of one acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- ARGV[2]: the channel that release notifications are published on
 -- ARGV[3]: how many write holds to release (the client's last release passes more than it may
 --          have: a re-entry whose outcome it never learnt, say a timed-out round trip that ran, is released too)

@@ -1,5 +1,6 @@
 package io.github.distributedlock.actuate;
 
+import io.github.distributedlock.test.Owners;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -157,7 +158,7 @@ class ObservabilityHttpTests {
 			assertThat(lock).containsEntry("key", key)
 				.containsEntry("held", true)
 				.containsEntry("type", "reentrant")
-				.containsEntry("owners", List.of(otherInstance.getClientId() + ":" + Thread.currentThread().getId()))
+				.containsEntry("owners", List.of(Owners.current(otherInstance)))
 				.containsEntry("waiting", 0);
 			assertThat(((Number) lock.get("ttlMillis")).longValue()).isBetween(1L, 20_000L);
 			// this instance waits for it: one waiter queued in Redis
@@ -185,7 +186,7 @@ class ObservabilityHttpTests {
 			Map<String, Object> lock = app.get("/distributedlocks/" + key);
 			assertThat(lock).containsEntry("type", "read-write").containsEntry("held", true);
 			assertThat(lock.get("owners")).asList()
-				.containsExactlyInAnyOrder(mineOwner(), otherInstance.getClientId() + ":" + Thread.currentThread().getId());
+				.containsExactlyInAnyOrder(mineOwner(), Owners.current(otherInstance));
 		}
 	}
 
@@ -251,7 +252,7 @@ class ObservabilityHttpTests {
 	}
 
 	private static String mineOwner() {
-		return app.bean(RedisLockClient.class).getClientId() + ":" + Thread.currentThread().getId();
+		return Owners.current(app.bean(RedisLockClient.class));
 	}
 
 }

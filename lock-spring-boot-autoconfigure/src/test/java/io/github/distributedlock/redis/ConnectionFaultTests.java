@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.test.Owners;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -75,7 +76,7 @@ class ConnectionFaultTests {
 			String key = "kill:" + UUID.randomUUID();
 			Duration lease = Duration.ofMillis(900);
 			assertThat(client.acquire(key, LockType.REENTRANT, lease, true, Duration.ZERO, false)).isTrue();
-			String owner = client.getClientId() + ":" + Thread.currentThread().getId();
+			String owner = Owners.current(client);
 			for (int kill = 0; kill < 3; kill++) {
 				assertThat(server.admin().clientKill(KillArgs.Builder.typeNormal())).isPositive();
 				// held past its lease: renewed over a new connection
@@ -184,6 +185,7 @@ class ConnectionFaultTests {
 				LockHandle cutOffHold = cutOffClient.acquire(key, LockType.REENTRANT, lease, true, Duration.ZERO,
 						Duration.ZERO, false);
 				assertThat(cutOffHold).isNotNull();
+				String cutOffOwner = Owners.current(cutOffClient);
 				succession.acquired("instance behind the partition", cutOffHold.fencingToken());
 				FencedRegister cutOffWrites = new FencedRegister(redis(cutOff), "data:" + key);
 				FencedRegister otherWrites = new FencedRegister(redis(other), "data:" + key);
@@ -198,7 +200,7 @@ class ConnectionFaultTests {
 				succession.acquired("other instance", otherHold.fencingToken());
 				assertThat(otherWrites.write(otherHold.fencingToken(), "new holder")).isTrue();
 				long takenOverAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - partitionedAt);
-				String otherOwner = otherClient.getClientId() + ":" + Thread.currentThread().getId();
+				String otherOwner = Owners.current(otherClient);
 				// the holder cut off learns it from its watchdog, while the network is still split: its lock observers
 				// are told, and a LockLostEvent is published, before the holder releases
 				await().pollInSameThread()
@@ -218,7 +220,6 @@ class ConnectionFaultTests {
 				// told once, before the release, which comes last
 				assertThat(told.things()).hasSize(3).endsWith("released " + key + " (lost)");
 				// what the one cut off sent during the partition and after it changed nothing of the new holder's
-				String cutOffOwner = cutOffClient.getClientId() + ":" + Thread.currentThread().getId();
 				assertThat(server.admin().hgetall(otherClient.redisKey(key))).containsEntry(otherOwner, "1")
 					.doesNotContainKey(cutOffOwner);
 				assertThat(server.admin().pttl(otherClient.redisKey(key))).isGreaterThan(20_000);

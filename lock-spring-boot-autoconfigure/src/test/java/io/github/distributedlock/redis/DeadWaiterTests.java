@@ -41,7 +41,9 @@ class DeadWaiterTests {
 			String waiting = out.readLine();
 			assertThat(waiting).startsWith("WAITING ");
 			String claim = "ww:" + waiting.substring("WAITING ".length());
-			await().atMost(Duration.ofSeconds(20)).until(() -> SharedRedis.redis().opsForHash().hasKey(redisKey, claim));
+			// the claim names the writer's acquisition attempt: "ww:<client id>:<thread id>/<attempt>"
+			await().atMost(Duration.ofSeconds(20)).until(() -> SharedRedis.redis().<String, String>opsForHash()
+				.keys(redisKey).stream().anyMatch((field) -> field.startsWith(claim)));
 			writer.destroyForcibly();
 			assertThat(writer.waitFor(10, TimeUnit.SECONDS)).isTrue();
 			// a new reader waits behind the dead writer's claim, but only until that claim runs out

@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.test.Owners;
 import java.time.Duration;
 
 import io.github.distributedlock.annotation.LockType;
@@ -29,14 +30,14 @@ public final class LockHolderMain {
 		LockType type = (args.length > 3) ? LockType.valueOf(args[3]) : LockType.REENTRANT;
 		Duration timeout = (args.length > 4) ? Duration.ofMillis(Long.parseLong(args[4])) : Duration.ZERO;
 		if (!timeout.isZero()) {
-			System.out.println("WAITING " + client.getClientId() + ":" + Thread.currentThread().getId());
+			System.out.println("WAITING " + Owners.prefix(client));
 			System.out.flush();
 		}
 		if (!client.acquire(key, type, lease, true, timeout, false)) {
 			System.out.println("NOT-ACQUIRED");
 			System.exit(2);
 		}
-		System.out.println("HELD " + client.getClientId() + ":" + Thread.currentThread().getId());
+		System.out.println("HELD " + Owners.current(client));
 		System.out.flush();
 		// hold until killed: the parent never writes to our standard input
 		System.in.read();

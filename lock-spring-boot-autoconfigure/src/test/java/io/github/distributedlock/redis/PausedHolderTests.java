@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.test.Owners;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -57,7 +58,7 @@ class PausedHolderTests {
 				assertThat(lineStartingWith(out, "LOST ")).contains(key);
 				// the late release left the second holder's lock alone
 				assertThat(SharedRedis.redis().opsForHash().hasKey("lock:" + key,
-						client.getClientId() + ":" + Thread.currentThread().getId())).isTrue();
+						Owners.current(client))).isTrue();
 				second.checkHeld();
 				log("register: value '" + register.value() + "', fence " + register.fence()
 						+ "; the second holder still holds its lock");

@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.test.Owners;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -223,7 +224,7 @@ class ReadWriteLockTests {
 				.isInstanceOf(IllegalMonitorStateException.class);
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
 			// the script refuses it too, should a client not know that it holds the read side
-			String owner = this.clients.get(0).getClientId() + ":" + Thread.currentThread().getId();
+			String owner = Owners.current(this.clients.get(0));
 			long refused = ScriptResults.first(redis, LockScripts.WRITE_ACQUIRE, redisKey(), owner, "1000", "0", "0");
 			assertThat(refused).isEqualTo(LockScripts.UPGRADE);
 		}

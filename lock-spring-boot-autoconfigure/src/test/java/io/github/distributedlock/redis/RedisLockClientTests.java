@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.test.Owners;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,7 +98,7 @@ class RedisLockClientTests {
 	}
 
 	private String owner(RedisLockClient lockClient) {
-		return lockClient.getClientId() + ":" + Thread.currentThread().getId();
+		return Owners.current(lockClient);
 	}
 
 	@Test
@@ -132,14 +133,16 @@ class RedisLockClientTests {
 	}
 
 	@Test
-	void aFreshAcquireTakesOverTheOwnersOwnStaleHoldAndItsReleaseFreesTheLock() {
-		// as left by a release that failed while Redis was unreachable: the client forgot the hold, Redis did not
-		redis.opsForHash().put(redisKey(), owner(this.client), "1");
+	void aFreshAttemptNeverTakesOverAHoldOfAnEarlierAttemptOfTheSameThread() throws Exception {
+		// as left by an earlier attempt of this thread whose reply was lost (a try that timed out but ran): the
+		// owner id names that attempt, so a later attempt sees another holder and never enters on its hold
+		String earlier = Owners.prefix(this.client) + "0";
+		redis.opsForHash().put(redisKey(), earlier, "1");
 		redis.expire(redisKey(), Duration.ofSeconds(30));
-		LockDefinition tryOnce = LockDefinition.builder(this.key).acquireTimeout(Duration.ZERO).build();
-		assertThat(this.template.execute(tryOnce, () -> redis.opsForHash().get(redisKey(), owner(this.client))))
-			.isEqualTo("1");
-		assertThat(redis.hasKey(redisKey())).isFalse();
+		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false))
+			.isFalse();
+		assertThat(redis.<String, String>opsForHash().entries(redisKey())).containsOnlyKeys(earlier);
+		redis.delete(redisKey());
 	}
 
 	@Test
@@ -628,9 +631,9 @@ class RedisLockClientTests {
 			.isTrue();
 		redis.delete(redisKey());
 		RedisLockClient next = newClient();
-		String nextOwner = next.getClientId() + ":" + Thread.currentThread().getId();
 		assertThat(next.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), false, Duration.ZERO, false))
 			.isTrue();
+		String nextOwner = Owners.current(next);
 		// the old holder's watchdog keeps ticking, but must neither extend nor touch the new lock
 		await().atMost(Duration.ofSeconds(3)).until(() -> !redis.hasKey(redisKey()));
 		assertThatThrownBy(() -> this.client.release(this.key, LockType.REENTRANT))

@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.test.Owners;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.UUID;
@@ -66,7 +67,7 @@ class ReplicaSyncSentinelTests {
 					Duration.ofMillis(500));
 			String key = "sync:" + UUID.randomUUID();
 			assertThat(patient.execute(key, () -> servers.replicaRedis().opsForHash().get("lock:" + key,
-					client.getClientId() + ":" + Thread.currentThread().getId())))
+					Owners.current(client))))
 				.isEqualTo("1");
 			servers.freeze();
 			try {

@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.test.Owners;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -147,7 +148,7 @@ class SentinelFailoverTests {
 		// the long lease is renewed on the promoted replica: still held, still exclusive
 		promoted.awaitRenewal(holder.redisKey(longLease), Duration.ofSeconds(10));
 		assertThat(promoted.admin().hexists(holder.redisKey(longLease),
-				holder.getClientId() + ":" + Thread.currentThread().getId())).isTrue();
+				Owners.current(holder))).isTrue();
 		assertThat(other.getLock(longLease).tryLock()).isFalse();
 		holder.release(longLease, LockType.REENTRANT);
 		assertThat(promoted.admin().exists(holder.redisKey(longLease))).isZero();

@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.test.Owners;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
@@ -84,7 +85,7 @@ class UnknownOutcomeTests {
 	void aReentryThatTimedOutButRanIsReleasedWithTheOuterHold() throws Exception {
 		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(10), true, Duration.ZERO, false))
 			.isTrue();
-		String owner = this.client.getClientId() + ":" + Thread.currentThread().getId();
+		String owner = Owners.current(this.client);
 		pauseServer();
 		// a longer lease than the outer hold's: the re-entry goes to Redis, times out, and runs there later
 		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(() -> this.client.acquire(this.key,
@@ -98,16 +99,31 @@ class UnknownOutcomeTests {
 
 	@ParameterizedTest
 	@EnumSource(LockType.class)
-	void aFirstTryThatTimedOutButRanLeavesNothingBehind(LockType type) throws Exception {
+	void aFirstTryThatTimedOutIsSentAgainWithinTheAcquireTimeoutAndHoldsTheLockOnce(LockType type) throws Exception {
 		// the client's connection is made, and the scripts loaded: what times out is the try itself
 		assertThat(this.client.acquire(this.key, type, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
 		this.client.release(this.key, type);
 		pauseServer();
+		// the first try times out after 1 s and ran when the pause ended; the same attempt's tries after it find
+		// the lock held by that attempt and hold it once (before: the call failed, and the hold stayed, owned by
+		// nobody, until its lease ended)
+		assertThat(this.client.acquire(this.key, type, Duration.ofSeconds(30), true, Duration.ofSeconds(6), false))
+			.isTrue();
+		this.client.release(this.key, type);
+		assertThat(this.redis.hasKey("lock:" + this.key)).isFalse();
+	}
+
+	@ParameterizedTest
+	@EnumSource(LockType.class)
+	void aTryThatTimedOutAfterTheAcquireTimeoutLeavesNothingBehind(LockType type) throws Exception {
+		assertThat(this.client.acquire(this.key, type, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
+		this.client.release(this.key, type);
+		pauseServer();
+		// the acquire timeout ends during the pause: the call fails, and the withdrawal sent after the tries takes
+		// back what they acquired when the pause ended: the key goes long before its 30 s lease ends
 		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(() -> this.client.acquire(this.key,
-				type, Duration.ofSeconds(30), true, Duration.ofSeconds(5), false));
-		// the try ran when the pause ended, and the withdrawal sent after it took back what it acquired: the
-		// key goes long before its 30 s lease ends (before: it stayed, owned by nobody, for the lease)
-		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey("lock:" + this.key));
+				type, Duration.ofSeconds(30), true, Duration.ofMillis(1500), false));
+		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(8)).until(() -> !this.redis.hasKey("lock:" + this.key));
 		assertThat(this.client.acquire(this.key, type, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
 		this.client.release(this.key, type);
 	}
