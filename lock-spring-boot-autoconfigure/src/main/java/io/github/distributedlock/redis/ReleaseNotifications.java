@@ -19,6 +19,7 @@ import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.backoff.FixedBackOff;
 
 /**
@@ -63,6 +64,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	private volatile boolean closed;
 
+	/** Wakes every waiter when a Lettuce connection is made again, or {@code null}; disposed of on close. */
+	private final @Nullable AutoCloseable reconnects;
+
 	/**
 	 * Subscribes, or tries to: an unreachable Redis is logged, not thrown.
 	 * @param connectionFactory the Redis connections; one more is opened for the subscription
@@ -88,8 +92,29 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		this.container.afterPropertiesSet();
 		this.scheduler = scheduler;
 		this.nextAttempt = System.nanoTime();
+		this.reconnects = listenForReconnects(connectionFactory);
 		subscribe();
 		scheduler.scheduleWithFixedDelay(this::subscribe, 1, 1, TimeUnit.SECONDS);
+	}
+
+	/**
+	 * Wakes every waiter after a reconnect: what was published meanwhile (a grant, a release) is lost, and a try
+	 * at once finds it. Only on Lettuce, whose event bus tells of reconnects.
+	 */
+	private @Nullable AutoCloseable listenForReconnects(RedisConnectionFactory connectionFactory) {
+		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
+			return null;
+		}
+		return LettuceReconnects.listen(connectionFactory, this::wakeAll);
+	}
+
+	/** Wakes every local waiter of every key. */
+	void wakeAll() {
+		for (ReleaseWaiter[] waiters : this.waitersByKey.values()) {
+			for (ReleaseWaiter waiter : waiters) {
+				waiter.signal();
+			}
+		}
 	}
 
 	/**
@@ -236,6 +261,14 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	@Override
 	public void close() {
 		this.closed = true;
+		if (this.reconnects != null) {
+			try {
+				this.reconnects.close();
+			}
+			catch (Exception ex) {
+				// nothing to do
+			}
+		}
 		try {
 			this.container.destroy();
 		}

@@ -68,6 +68,33 @@ class ReactiveLockTemplateTests {
 	}
 
 	@Test
+	void twoInnerLocksOfOneKeyInParallelInOneChainShareOneHoldWithARealToken() {
+		// issue 18, item 2: before, both missed the chain's holds, the second got fencing token 0, and the first's
+		// release freed the lock under the second
+		String inner = this.key + ":inner";
+		LockDefinition read = LockDefinition.builder(inner).type(LockType.READ).build();
+		Sinks.One<String> firstDone = Sinks.one();
+		Sinks.One<String> secondDone = Sinks.one();
+		List<Long> tokens = new java.util.concurrent.CopyOnWriteArrayList<>();
+		Mono<Long> token = Mono.deferContextual((context) -> Mono.just(context.get(LockHandle.class).fencingToken()));
+		Mono<String> innerFirst = this.first.execute(read, token.doOnNext(tokens::add).then(firstDone.asMono()));
+		Mono<String> innerSecond = this.first.execute(read, token.doOnNext(tokens::add).then(secondDone.asMono()));
+		LockDefinition otherWriter = LockDefinition.builder(inner).type(LockType.WRITE).acquireTimeout(Duration.ZERO)
+			.build();
+		StepVerifier.create(this.first.execute(this.key, Mono.zip(innerFirst, innerSecond, (a, b) -> a + b)))
+			.then(() -> await().atMost(Duration.ofSeconds(10)).until(() -> tokens.size() == 2))
+			.then(() -> assertThat(tokens).allSatisfy((t) -> assertThat(t).isPositive()).containsOnly(tokens.get(0)))
+			.then(() -> firstDone.tryEmitValue("a"))
+			.then(() -> StepVerifier.create(this.second.execute(otherWriter, Mono.just("written")))
+				.expectError(LockAcquisitionException.class)
+				.verify(Duration.ofSeconds(10)))
+			.then(() -> secondDone.tryEmitValue("b"))
+			.expectNext("ab")
+			.verifyComplete();
+		assertThat(redis.hasKey("lock:" + inner)).isFalse();
+	}
+
+	@Test
 	void nothingIsAcquiredBeforeSubscriptionAndTheLockIsHeldUntilTheMonoCompletes() {
 		Sinks.One<String> result = Sinks.one();
 		Mono<String> locked = this.first.execute(this.key, result.asMono());
