@@ -233,7 +233,7 @@ class ConnectionFaultTests {
 	}
 
 	@Test
-	void whileRedisIsFrozenAcquisitionsFailWithinAFewCommandTimeoutsAndWorkAgainWhenItResumes() {
+	void whileRedisIsFrozenAcquisitionsFailWithinTheirAcquireTimeoutAndWorkAgainWhenItResumes() {
 		LockApplications.runTwo(application(server.port()), (first, second) -> {
 			DistributedLockTemplate template = template(first);
 			RedisLockClient holder = first.getBean(RedisLockClient.class);
@@ -254,7 +254,10 @@ class ConnectionFaultTests {
 						() -> "acquired"), DistributedLockException.class);
 				System.out.println("[faults] Redis frozen: acquisition failed after " + failedAfter
 						+ " ms (command timeout " + COMMAND_TIMEOUT.toMillis() + " ms)");
-				assertThat(Duration.ofMillis(failedAfter)).isLessThan(COMMAND_TIMEOUT.multipliedBy(4));
+				// tries that time out are sent again until the acquire timeout (Redis may be back by then): bounded
+				// by the acquire timeout plus one command timeout (plus slack for a loaded machine)
+				assertThat(Duration.ofMillis(failedAfter)).isGreaterThanOrEqualTo(acquireTimeout)
+					.isLessThan(acquireTimeout.plus(COMMAND_TIMEOUT.multipliedBy(3)));
 				long waited = waiter.get(30, TimeUnit.SECONDS);
 				System.out.println("[faults] Redis frozen: a waiter with a 3 s acquire timeout came back after "
 						+ waited + " ms");
