@@ -148,7 +148,7 @@ class SentinelFailoverTests {
 		// the long lease is renewed on the promoted replica: still held, still exclusive
 		promoted.awaitRenewal(holder.redisKey(longLease), Duration.ofSeconds(10));
 		assertThat(promoted.admin().hexists(holder.redisKey(longLease),
-				Owners.current(holder))).isTrue();
+				Owners.current(holder, longLease))).isTrue();
 		assertThat(other.getLock(longLease).tryLock()).isFalse();
 		holder.release(longLease, LockType.REENTRANT);
 		assertThat(promoted.admin().exists(holder.redisKey(longLease))).isZero();

@@ -30,9 +30,24 @@ public final class Owners {
 	 * @throws IllegalStateException if the thread holds no lock of the client, or holds several with distinct ids
 	 */
 	public static String current(RedisLockClient client) {
+		return current(client, null);
+	}
+
+	/**
+	 * Returns the owner id of the calling thread's hold of one lock in a client.
+	 * @param client the lock client
+	 * @param key the lock key, or {@code null} for the thread's one hold of any lock
+	 * @return the owner id that Redis records for that hold
+	 * @throws IllegalStateException if the thread holds no such lock, or several with distinct ids
+	 */
+	public static String current(RedisLockClient client, String key) {
 		String prefix = prefix(client);
-		List<String> owners = client.heldLocks().stream().map(HeldLock::owner).filter((o) -> o.startsWith(prefix))
-			.distinct().toList();
+		List<String> owners = client.heldLocks().stream()
+			.filter((held) -> key == null || held.key().equals(key))
+			.map(HeldLock::owner)
+			.filter((o) -> o.startsWith(prefix))
+			.distinct()
+			.toList();
 		if (owners.size() != 1) {
 			throw new IllegalStateException("Expected one hold of " + prefix + " but found " + owners);
 		}
