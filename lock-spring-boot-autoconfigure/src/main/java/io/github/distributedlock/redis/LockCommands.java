@@ -12,7 +12,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -164,7 +163,7 @@ final class LockCommands {
 			CompletableFuture<ScriptExecutor.Outcome> outcome = new CompletableFuture<>();
 			outcomes.add(outcome);
 			if (hold.id.type() == LockType.REENTRANT) {
-				int slot = cluster ? ClusterSlotHashUtil.calculateSlot(hold.redisKey) : 0;
+				int slot = cluster ? ClusterSlots.of(hold.redisKey) : 0;
 				batches.computeIfAbsent(slot, (s) -> new ArrayList<>()).add(i);
 			}
 			else {
