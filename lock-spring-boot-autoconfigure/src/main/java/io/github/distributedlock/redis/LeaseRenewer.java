@@ -76,14 +76,19 @@ final class LeaseRenewer {
 						"Could not renew a lock in Redis: " + failure.getMessage(), failure);
 	}
 
-	/** Records what a renewal sent at {@code sentAt} returned: 1 renewed, else the lock is gone. */
+	/**
+	 * Records what a renewal sent at {@code sentAt} returned: 1 renewed, else the lock is gone: -1 its key holds
+	 * a value of another type now (see {@code reentrant_renew_all.lua}).
+	 */
 	private void renewed(Hold hold, long result, long sentAt) {
 		if (result == 1) {
 			hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
 			hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
 		}
 		else if (!hold.released) {
-			hold.markLost("the watchdog found it gone at renewal (it expired or was deleted in Redis)");
+			hold.markLost((result == -1)
+					? "the watchdog found its Redis key '" + hold.redisKey + "' overwritten with a value that is no lock"
+					: "the watchdog found it gone at renewal (it expired or was deleted in Redis)");
 			this.events.later(() -> this.events.lost(hold));
 		}
 	}

@@ -149,8 +149,9 @@ final class LockCommands {
 	 * Extends several holds' leases in one round trip: the reentrant ones with one script per batch of up to
 	 * {@link #RENEWAL_BATCH} locks ({@code reentrant_renew_all.lua}; in Redis Cluster one batch per slot, as a
 	 * script's keys must share one), the others with one script each, all pipelined.
-	 * @return for each hold, in order, a future of 1 when extended, 0 when no longer held, or the failure, which
-	 * completes when that hold's reply came (never exceptionally)
+	 * @return for each hold, in order, a future of 1 when extended, 0 when no longer held, -1 (reentrant) when its
+	 * key was overwritten with another type, or the failure, which completes when that hold's reply came (never
+	 * exceptionally)
 	 */
 	List<CompletableFuture<ScriptExecutor.Outcome>> renewAll(List<Hold> holds) {
 		List<CompletableFuture<ScriptExecutor.Outcome>> outcomes = new ArrayList<>(holds.size());
