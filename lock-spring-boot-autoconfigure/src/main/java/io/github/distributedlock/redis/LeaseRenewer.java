@@ -13,13 +13,20 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Renews a batch of holds in Redis for the {@link LeaseWatchdog} and records each outcome on its hold: a
  * renewal confirms the lease from when it was sent and sets the next renewal a third of the lease later; a
- * lock found gone is lost; a failure is retried after a third of what is left of the lease, and the hold is
- * lost once the lease ran out without a renewal. Each hold's outcome is recorded when its own reply comes, so
+ * lock found gone is lost; a failure is retried after a third of what is left of the lease, but no sooner than
+ * {@link #retryGapNanos(long)} (50 ms for leases of 500 ms and more), and the hold is lost once the lease ran out
+ * without a renewal. Each hold's outcome is recorded when its own reply comes, so
  * a slow reply (a cluster node that answers late) delays no other hold of the batch. Thread-safe.
  */
 final class LeaseRenewer {
 
 	private static final Log logger = LogFactory.getLog(LeaseWatchdog.class);
+
+	/**
+	 * The shortest gap between two tries to renew a lock after a failure, in milliseconds, for leases of 500 ms
+	 * and more: at most 20 tries a second per lock near the end of its lease (see {@link #retryGapNanos(long)}).
+	 */
+	static final long MAX_RETRY_GAP_MILLIS = 50;
 
 	private final LockCommands commands;
 
@@ -81,6 +88,7 @@ final class LeaseRenewer {
 	 * a value of another type now (see {@code reentrant_renew_all.lua}).
 	 */
 	private void renewed(Hold hold, long result, long sentAt) {
+		hold.retrying = false;
 		if (result == 1) {
 			hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
 			hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
@@ -93,6 +101,18 @@ final class LeaseRenewer {
 		}
 	}
 
+	/**
+	 * The shortest time between two tries to renew one lock after a failure: {@link #MAX_RETRY_GAP_MILLIS}, or a
+	 * tenth of the lease if that is shorter (at least 10 ms, as an auto-renewed lease is at least 100 ms). A
+	 * third of what is left alone shrinks towards nothing near the end of the lease: about a thousand tries a
+	 * second for each lock while Redis refused them all.
+	 * @param leaseMillis the lease in milliseconds
+	 * @return the gap in nanoseconds
+	 */
+	static long retryGapNanos(long leaseMillis) {
+		return TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(MAX_RETRY_GAP_MILLIS, leaseMillis / 10)));
+	}
+
 	private void renewalFailed(Hold hold, RuntimeException ex) {
 		this.events.later(() -> this.events.renewalFailed(hold));
 		if (System.nanoTime() - hold.confirmedUntil >= 0) {
@@ -102,8 +122,9 @@ final class LeaseRenewer {
 		}
 		else {
 			// try again after another third of what is left, not at once: Redis may take a while to return
-			hold.nextRenewal = System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(1),
-					(hold.confirmedUntil - System.nanoTime()) / 3);
+			long now = System.nanoTime();
+			hold.retrying = true;
+			hold.nextRenewal = now + Math.max(retryGapNanos(hold.leaseMillis), (hold.confirmedUntil - now) / 3);
 			if (logger.isWarnEnabled()) {
 				logger.warn("Could not renew lock '" + hold.id.key() + "'; retrying while its lease lasts", ex);
 			}
