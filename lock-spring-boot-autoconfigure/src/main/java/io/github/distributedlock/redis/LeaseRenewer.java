@@ -47,13 +47,17 @@ final class LeaseRenewer {
 	CompletableFuture<Void> renew(List<Hold> due, Consumer<Hold> renewalEnded) {
 		long sentAt = System.nanoTime();
 		List<CompletableFuture<ScriptExecutor.Outcome>> outcomes;
-		if (due.size() == 1) {
-			outcomes = List.of(this.commands.renew(due.get(0))
-				.handle((result, ex) -> (ex != null) ? new ScriptExecutor.Outcome(0, asLockFailure(ex))
-						: new ScriptExecutor.Outcome(result, null)));
+		try {
+			outcomes = send(due);
 		}
-		else {
-			outcomes = this.commands.renewAll(due);
+		catch (RuntimeException ex) {
+			// a failure to even send the batch is each hold's failed renewal: none of them may be left "being
+			// renewed" for ever, neither renewed nor reported lost
+			DistributedLockException failure = asLockFailure(ex);
+			outcomes = new ArrayList<>(due.size());
+			for (int i = 0; i < due.size(); i++) {
+				outcomes.add(CompletableFuture.completedFuture(new ScriptExecutor.Outcome(0, failure)));
+			}
 		}
 		List<CompletableFuture<Void>> recorded = new ArrayList<>(due.size());
 		for (int i = 0; i < due.size(); i++) {
@@ -74,6 +78,15 @@ final class LeaseRenewer {
 			}));
 		}
 		return CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
+	}
+
+	private List<CompletableFuture<ScriptExecutor.Outcome>> send(List<Hold> due) {
+		if (due.size() == 1) {
+			return List.of(this.commands.renew(due.get(0))
+				.handle((result, ex) -> (ex != null) ? new ScriptExecutor.Outcome(0, asLockFailure(ex))
+						: new ScriptExecutor.Outcome(result, null)));
+		}
+		return this.commands.renewAll(due);
 	}
 
 	private static DistributedLockException asLockFailure(Throwable ex) {

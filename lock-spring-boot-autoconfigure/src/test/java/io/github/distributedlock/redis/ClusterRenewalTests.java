@@ -26,6 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -89,6 +90,35 @@ class ClusterRenewalTests {
 		List<String> lines = output.lines().toList();
 		assertThat(lines).as(output).contains("CHARSET US-ASCII");
 		assertThat(lines).as(output).contains("HELD 0", "HELD 1", "FAILURES 0");
+	}
+
+	/**
+	 * An empty Redis key (no key prefix, an empty lock key through the client) once made the slot computation
+	 * throw inside the watchdog: its batch then stayed "being renewed" for ever, neither renewed nor reported
+	 * lost, while its leases ran out in Redis.
+	 */
+	@Test
+	void aBatchWithAnEmptyKeyIsRenewed() throws Exception {
+		RedisConnectionFactory factory = RedisClientLibrary.LETTUCE.connectToCluster(List.of(cluster.nodes().split(",")));
+		String other = "empty-key-batch:" + UUID.randomUUID();
+		try (RedisLockClient client = new RedisLockClient(factory, "")) {
+			List<LockHandle> held = new ArrayList<>();
+			for (String key : List.of("", other)) {
+				held.add(client.acquire(key, LockType.REENTRANT, Duration.ofMillis(900), true, Duration.ZERO,
+						Duration.ZERO, false));
+			}
+			StringRedisTemplate redis = new StringRedisTemplate(factory);
+			// several leases long: only renewals keep them
+			await().pollDelay(Duration.ofMillis(3000)).atMost(Duration.ofSeconds(10)).until(() -> true);
+			assertThat(held).doesNotContainNull().noneMatch(LockHandle::isLost);
+			assertThat(redis.hasKey("")).as("the empty key's lock, still in Redis").isTrue();
+			assertThat(redis.hasKey(other)).isTrue();
+			held.forEach(LockHandle::close);
+			assertThat(redis.hasKey("")).isFalse();
+		}
+		finally {
+			RedisClientLibrary.destroy(factory);
+		}
 	}
 
 	@ParameterizedTest
