@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -25,6 +26,9 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class ConnectionScriptTransport implements ScriptTransport {
 
 	private final RedisConnectionFactory connectionFactory;
+
+	/** Whether the connections can pipeline commands; {@code false} once one refused (Jedis on a cluster). */
+	private volatile boolean pipelines = true;
 
 	/** Whether Redis is a cluster, once known. */
 	private volatile @Nullable Boolean cluster;
@@ -57,18 +61,23 @@ final class ConnectionScriptTransport implements ScriptTransport {
 	private @Nullable Object eval(RedisScript<?> script, ReturnType type, boolean sendText, int numKeys,
 			byte[][] keysAndArgs) {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			try {
-				if (sendText) {
-					return connection.scriptingCommands().eval(text(script), type, numKeys, keysAndArgs);
-				}
-				return connection.scriptingCommands().evalSha(script.getSha1(), type, numKeys, keysAndArgs);
-			}
-			catch (DataAccessException ex) {
-				if (!ScriptTransport.isNoScript(ex)) {
-					throw ex;
-				}
+			return eval(connection, script, type, sendText, numKeys, keysAndArgs);
+		}
+	}
+
+	private static @Nullable Object eval(RedisConnection connection, RedisScript<?> script, ReturnType type,
+			boolean sendText, int numKeys, byte[][] keysAndArgs) {
+		try {
+			if (sendText) {
 				return connection.scriptingCommands().eval(text(script), type, numKeys, keysAndArgs);
 			}
+			return connection.scriptingCommands().evalSha(script.getSha1(), type, numKeys, keysAndArgs);
+		}
+		catch (DataAccessException ex) {
+			if (!ScriptTransport.isNoScript(ex)) {
+				throw ex;
+			}
+			return connection.scriptingCommands().eval(text(script), type, numKeys, keysAndArgs);
 		}
 	}
 
@@ -76,7 +85,9 @@ final class ConnectionScriptTransport implements ScriptTransport {
 	public List<CompletableFuture<Object>> evalAll(List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs) {
 		List<Object> results;
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			connection.openPipeline();
+			if (!openPipeline(connection)) {
+				return evalEach(connection, scripts, keysAndArgs);
+			}
 			for (int i = 0; i < scripts.size(); i++) {
 				connection.scriptingCommands()
 					.evalSha(scripts.get(i).getSha1(), ReturnType.INTEGER, 1, keysAndArgs.get(i));
@@ -105,6 +116,44 @@ final class ConnectionScriptTransport implements ScriptTransport {
 				outcomes.add(eval(scripts.get(i), false, false, 1, keysAndArgs.get(i))
 					.handle((reply, ex) -> (ex != null) ? ex : reply));
 			}
+		}
+		return outcomes;
+	}
+
+	/**
+	 * Opens a pipeline on the connection if it has them: Jedis's cluster connection has none (it refuses
+	 * {@code openPipeline()} with {@link InvalidDataAccessApiUsageException}), which is remembered.
+	 * @return {@code false} if the connection cannot pipeline
+	 */
+	private boolean openPipeline(RedisConnection connection) {
+		if (!this.pipelines) {
+			return false;
+		}
+		try {
+			connection.openPipeline();
+			return true;
+		}
+		catch (InvalidDataAccessApiUsageException | UnsupportedOperationException ex) {
+			this.pipelines = false;
+			return false;
+		}
+	}
+
+	/**
+	 * Runs the scripts one by one, without a pipeline: a round trip each, each failure in its own place.
+	 */
+	private static List<CompletableFuture<Object>> evalEach(RedisConnection connection,
+			List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs) {
+		List<CompletableFuture<Object>> outcomes = new ArrayList<>(scripts.size());
+		for (int i = 0; i < scripts.size(); i++) {
+			Object result;
+			try {
+				result = eval(connection, scripts.get(i), ReturnType.INTEGER, false, 1, keysAndArgs.get(i));
+			}
+			catch (DataAccessException | IllegalStateException ex) {
+				result = ex;
+			}
+			outcomes.add(CompletableFuture.completedFuture(result));
 		}
 		return outcomes;
 	}

@@ -46,6 +46,12 @@ final class Hold {
 	/** {@link System#nanoTime()} when the watchdog renews this hold next (auto-renew holds only). */
 	volatile long nextRenewal;
 
+	/**
+	 * Whether its last renewal failed, so that {@link #nextRenewal} is a retry: the watchdog takes it only when
+	 * due, never early with a batch (which ran retries back to back, a few milliseconds apart).
+	 */
+	volatile boolean retrying;
+
 	/** Holds of the owner: re-entries included. Changed under this object's monitor. */
 	int count = 1;
 

@@ -13,13 +13,20 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Renews a batch of holds in Redis for the {@link LeaseWatchdog} and records each outcome on its hold: a
  * renewal confirms the lease from when it was sent and sets the next renewal a third of the lease later; a
- * lock found gone is lost; a failure is retried after a third of what is left of the lease, and the hold is
- * lost once the lease ran out without a renewal. Each hold's outcome is recorded when its own reply comes, so
+ * lock found gone is lost; a failure is retried after a third of what is left of the lease, but no sooner than
+ * {@link #retryGapNanos(long)} (50 ms for leases of 500 ms and more), and the hold is lost once the lease ran out
+ * without a renewal. Each hold's outcome is recorded when its own reply comes, so
  * a slow reply (a cluster node that answers late) delays no other hold of the batch. Thread-safe.
  */
 final class LeaseRenewer {
 
 	private static final Log logger = LogFactory.getLog(LeaseWatchdog.class);
+
+	/**
+	 * The shortest gap between two tries to renew a lock after a failure, in milliseconds, for leases of 500 ms
+	 * and more: at most 20 tries a second per lock near the end of its lease (see {@link #retryGapNanos(long)}).
+	 */
+	static final long MAX_RETRY_GAP_MILLIS = 50;
 
 	private final LockCommands commands;
 
@@ -40,13 +47,17 @@ final class LeaseRenewer {
 	CompletableFuture<Void> renew(List<Hold> due, Consumer<Hold> renewalEnded) {
 		long sentAt = System.nanoTime();
 		List<CompletableFuture<ScriptExecutor.Outcome>> outcomes;
-		if (due.size() == 1) {
-			outcomes = List.of(this.commands.renew(due.get(0))
-				.handle((result, ex) -> (ex != null) ? new ScriptExecutor.Outcome(0, asLockFailure(ex))
-						: new ScriptExecutor.Outcome(result, null)));
+		try {
+			outcomes = send(due);
 		}
-		else {
-			outcomes = this.commands.renewAll(due);
+		catch (RuntimeException ex) {
+			// a failure to even send the batch is each hold's failed renewal: none of them may be left "being
+			// renewed" for ever, neither renewed nor reported lost
+			DistributedLockException failure = asLockFailure(ex);
+			outcomes = new ArrayList<>(due.size());
+			for (int i = 0; i < due.size(); i++) {
+				outcomes.add(CompletableFuture.completedFuture(new ScriptExecutor.Outcome(0, failure)));
+			}
 		}
 		List<CompletableFuture<Void>> recorded = new ArrayList<>(due.size());
 		for (int i = 0; i < due.size(); i++) {
@@ -69,6 +80,15 @@ final class LeaseRenewer {
 		return CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
 	}
 
+	private List<CompletableFuture<ScriptExecutor.Outcome>> send(List<Hold> due) {
+		if (due.size() == 1) {
+			return List.of(this.commands.renew(due.get(0))
+				.handle((result, ex) -> (ex != null) ? new ScriptExecutor.Outcome(0, asLockFailure(ex))
+						: new ScriptExecutor.Outcome(result, null)));
+		}
+		return this.commands.renewAll(due);
+	}
+
 	private static DistributedLockException asLockFailure(Throwable ex) {
 		RuntimeException failure = ScriptExecutor.unwrap(ex);
 		return (failure instanceof DistributedLockException lock) ? lock
@@ -76,16 +96,34 @@ final class LeaseRenewer {
 						"Could not renew a lock in Redis: " + failure.getMessage(), failure);
 	}
 
-	/** Records what a renewal sent at {@code sentAt} returned: 1 renewed, else the lock is gone. */
+	/**
+	 * Records what a renewal sent at {@code sentAt} returned: 1 renewed, else the lock is gone: -1 its key holds
+	 * a value of another type now (see {@code reentrant_renew_all.lua}).
+	 */
 	private void renewed(Hold hold, long result, long sentAt) {
+		hold.retrying = false;
 		if (result == 1) {
 			hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
 			hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
 		}
 		else if (!hold.released) {
-			hold.markLost("the watchdog found it gone at renewal (it expired or was deleted in Redis)");
+			hold.markLost((result == -1)
+					? "the watchdog found its Redis key '" + hold.redisKey + "' overwritten with a value that is no lock"
+					: "the watchdog found it gone at renewal (it expired or was deleted in Redis)");
 			this.events.later(() -> this.events.lost(hold));
 		}
+	}
+
+	/**
+	 * The shortest time between two tries to renew one lock after a failure: {@link #MAX_RETRY_GAP_MILLIS}, or a
+	 * tenth of the lease if that is shorter (at least 10 ms, as an auto-renewed lease is at least 100 ms). A
+	 * third of what is left alone shrinks towards nothing near the end of the lease: about a thousand tries a
+	 * second for each lock while Redis refused them all.
+	 * @param leaseMillis the lease in milliseconds
+	 * @return the gap in nanoseconds
+	 */
+	static long retryGapNanos(long leaseMillis) {
+		return TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(MAX_RETRY_GAP_MILLIS, leaseMillis / 10)));
 	}
 
 	private void renewalFailed(Hold hold, RuntimeException ex) {
@@ -97,8 +135,9 @@ final class LeaseRenewer {
 		}
 		else {
 			// try again after another third of what is left, not at once: Redis may take a while to return
-			hold.nextRenewal = System.nanoTime() + Math.max(TimeUnit.MILLISECONDS.toNanos(1),
-					(hold.confirmedUntil - System.nanoTime()) / 3);
+			long now = System.nanoTime();
+			hold.retrying = true;
+			hold.nextRenewal = now + Math.max(retryGapNanos(hold.leaseMillis), (hold.confirmedUntil - now) / 3);
 			if (logger.isWarnEnabled()) {
 				logger.warn("Could not renew lock '" + hold.id.key() + "'; retrying while its lease lasts", ex);
 			}

@@ -158,8 +158,9 @@ final class LeaseWatchdog implements AutoCloseable {
 		Hold first;
 		while ((first = this.schedule.pollFirst()) != null) {
 			// renewed a little early (a quarter of its period at most) when that joins it to this batch: the
-			// holds of a batch are renewed at one moment, so they stay due together, in one script
-			if (first.scheduledAt - now > first.renewalPeriodNanos() / 4) {
+			// holds of a batch are renewed at one moment, so they stay due together, in one script; a retry
+			// after a failure waits its turn (see LeaseRenewer#retryGapNanos)
+			if (first.scheduledAt - now > (first.retrying ? 0 : first.renewalPeriodNanos() / 4)) {
 				this.schedule.add(first);
 				break;
 			}

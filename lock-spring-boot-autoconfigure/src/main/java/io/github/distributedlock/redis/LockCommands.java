@@ -13,7 +13,6 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -157,8 +156,9 @@ final class LockCommands {
 	 * Extends several holds' leases in one round trip: the reentrant ones with one script per batch of up to
 	 * {@link #RENEWAL_BATCH} locks ({@code reentrant_renew_all.lua}; in Redis Cluster one batch per slot, as a
 	 * script's keys must share one), the others with one script each, all pipelined.
-	 * @return for each hold, in order, a future of 1 when extended, 0 when no longer held, or the failure, which
-	 * completes when that hold's reply came (never exceptionally)
+	 * @return for each hold, in order, a future of 1 when extended, 0 when no longer held, -1 (reentrant) when its
+	 * key was overwritten with another type, or the failure, which completes when that hold's reply came (never
+	 * exceptionally)
 	 */
 	List<CompletableFuture<ScriptExecutor.Outcome>> renewAll(List<Hold> holds) {
 		List<CompletableFuture<ScriptExecutor.Outcome>> outcomes = new ArrayList<>(holds.size());
@@ -171,7 +171,7 @@ final class LockCommands {
 			CompletableFuture<ScriptExecutor.Outcome> outcome = new CompletableFuture<>();
 			outcomes.add(outcome);
 			if (hold.id.type() == LockType.REENTRANT) {
-				int slot = cluster ? ClusterSlotHashUtil.calculateSlot(hold.redisKey) : 0;
+				int slot = cluster ? ClusterSlots.of(hold.redisKey) : 0;
 				batches.computeIfAbsent(slot, (s) -> new ArrayList<>()).add(i);
 			}
 			else {

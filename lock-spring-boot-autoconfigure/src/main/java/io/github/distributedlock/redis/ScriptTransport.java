@@ -38,7 +38,8 @@ interface ScriptTransport {
 	boolean isCluster();
 
 	/**
-	 * Runs integer scripts, each on its own key, pipelined: one round trip for all of them.
+	 * Runs integer scripts, each on its own key, pipelined: one round trip for all of them; one by one where
+	 * the client has no pipelines (Jedis on a Redis Cluster).
 	 * @param scripts the scripts
 	 * @param keysAndArgs for each script, its key and then its arguments
 	 * @return for each script, in order, a future of its {@code Long} reply or the {@code Throwable} it failed

@@ -4,12 +4,18 @@
 -- ARGV[i]: owner id (acquisition attempt) of lock i, "<client id>:<thread id>/<attempt>"
 -- ARGV[#KEYS + i]: lease of lock i, in milliseconds
 -- Returns an array with, for each lock in KEYS order, 1 when extended (never shortened), 0 when its owner no
--- longer holds it (it was lost). The same steps as reentrant_renew.lua, for each lock.
+-- longer holds it (it was lost), -1 when its key is no hash any more (something else overwrote it, such as a
+-- SET: lost too). The same steps as reentrant_renew.lua, for each lock; one overwritten key must not fail the
+-- script, and so the renewal of every other lock of the batch.
 local n = #KEYS
 local renewed = {}
 for i = 1, n do
     local key, owner, lease = KEYS[i], ARGV[i], tonumber(ARGV[n + i])
-    if redis.call('hexists', key, owner) == 0 then
+    -- pcall: on a key of another type HEXISTS raises WRONGTYPE, which would end the whole script
+    local held = redis.pcall('hexists', key, owner)
+    if type(held) == 'table' and held.err then
+        renewed[i] = -1
+    elseif held == 0 then
         renewed[i] = 0
     else
         if redis.call('pttl', key) < lease then

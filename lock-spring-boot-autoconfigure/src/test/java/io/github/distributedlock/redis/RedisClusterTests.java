@@ -8,15 +8,16 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.RedisServer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,7 +31,9 @@ class RedisClusterTests {
 
 	private static final List<RedisServer> nodes = new ArrayList<>();
 
-	private static LettuceConnectionFactory connectionFactory;
+	private static final List<String> nodeAddresses = new ArrayList<>();
+
+	private RedisConnectionFactory connectionFactory;
 
 	@BeforeAll
 	static void startCluster() throws Exception {
@@ -49,12 +52,7 @@ class RedisClusterTests {
 		String output = new String(process.getInputStream().readAllBytes());
 		assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
 		assertThat(process.exitValue()).as(output).isZero();
-		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
-			.commandTimeout(Duration.ofSeconds(5))
-			.build();
-		connectionFactory = new LettuceConnectionFactory(new RedisClusterConfiguration(addresses), client);
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
+		nodeAddresses.addAll(addresses);
 		for (RedisServer node : nodes) {
 			Awaitility.await()
 				.atMost(Duration.ofSeconds(30))
@@ -74,19 +72,37 @@ class RedisClusterTests {
 
 	@AfterAll
 	static void stopCluster() {
-		if (connectionFactory != null) {
-			connectionFactory.destroy();
-		}
 		nodes.forEach(RedisServer::close);
+		// shared with the subclasses, which start a cluster of their own
+		nodes.clear();
+		nodeAddresses.clear();
+	}
+
+	/**
+	 * The Redis client library of the lock clients under test: a subclass that returns another runs these tests
+	 * on that one.
+	 */
+	RedisClientLibrary clientLibrary() {
+		return RedisClientLibrary.LETTUCE;
+	}
+
+	@BeforeEach
+	void connect() {
+		this.connectionFactory = clientLibrary().connectToCluster(nodeAddresses);
+	}
+
+	@AfterEach
+	void disconnect() {
+		RedisClientLibrary.destroy(this.connectionFactory);
 	}
 
 	@Test
 	void reentrantAndReadWriteLocksWorkOnKeysOfEveryNode() throws Exception {
-		try (RedisLockClient first = new RedisLockClient(connectionFactory, "lock:");
-				RedisLockClient second = new RedisLockClient(connectionFactory, "lock:")) {
+		try (RedisLockClient first = new RedisLockClient(this.connectionFactory, "lock:");
+				RedisLockClient second = new RedisLockClient(this.connectionFactory, "lock:")) {
 			DistributedLockTemplate a = new DistributedLockTemplate(first, Duration.ofSeconds(30), Duration.ofSeconds(10));
 			DistributedLockTemplate b = new DistributedLockTemplate(second, Duration.ofSeconds(30), Duration.ofSeconds(10));
-			StringRedisTemplate redis = new StringRedisTemplate(connectionFactory);
+			StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
 			// twenty keys land in slots of all three nodes
 			for (int i = 0; i < 20; i++) {
 				String key = "cluster:" + UUID.randomUUID();

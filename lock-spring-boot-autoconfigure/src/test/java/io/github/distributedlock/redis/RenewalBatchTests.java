@@ -5,9 +5,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.test.CommandStats;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -16,11 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The watchdog renews many reentrant locks with a few scripts, not one each: a batch of up to
- * {@link LockCommands#RENEWAL_BATCH} locks per script.
+ * {@link LockCommands#RENEWAL_BATCH} locks per script; a lock whose key was overwritten is lost alone.
  */
 class RenewalBatchTests {
 
@@ -51,6 +54,29 @@ class RenewalBatchTests {
 		// one script per lock would be 1,200 or more
 		assertThat(scripts).as("renewal scripts run").isLessThan(100);
 		held.forEach(LockHandle::close);
+		assertThat(redis.keys("lock:" + prefix + "*")).isEmpty();
+	}
+
+	@Test
+	void aKeyOverwrittenWithAnotherTypeLosesOnlyItsOwnLockOfTheBatch() {
+		DistributedLockTemplate locks = new DistributedLockTemplate(this.client, Duration.ofSeconds(30), Duration.ZERO);
+		String prefix = "overwritten:" + UUID.randomUUID() + ":";
+		List<LockHandle> held = new ArrayList<>();
+		for (int i = 0; i < 21; i++) {
+			held.add(locks.acquire(LockDefinition.builder(prefix + i).lease(Duration.ofMillis(1500)).build()));
+		}
+		LockHandle overwritten = held.remove(7);
+		redis.opsForValue().set("lock:" + prefix + 7, "not a lock");
+		await().atMost(Duration.ofSeconds(5)).until(overwritten::isLost);
+		// two more leases: a batch that failed as a whole would have lost the other twenty by then
+		await().pollDelay(Duration.ofMillis(3000)).atMost(Duration.ofSeconds(10)).until(() -> true);
+		assertThat(held).noneMatch(LockHandle::isLost);
+		assertThatThrownBy(overwritten::checkHeld).isInstanceOf(LockLostException.class).hasMessageContaining("overwritten");
+		// its release fails in Redis too (WRONGTYPE), and says so
+		assertThatThrownBy(overwritten::close).isInstanceOf(DistributedLockException.class);
+		assertThat(redis.opsForValue().get("lock:" + prefix + 7)).as("left as it was").isEqualTo("not a lock");
+		held.forEach(LockHandle::close);
+		redis.delete("lock:" + prefix + 7);
 		assertThat(redis.keys("lock:" + prefix + "*")).isEmpty();
 	}
 

@@ -1,8 +1,10 @@
 package io.github.distributedlock.test;
 
 import java.time.Duration;
+import java.util.List;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
@@ -21,6 +23,15 @@ public enum RedisClientLibrary {
 		@Override
 		public RedisConnectionFactory connectTo(String host, int port) {
 			return lettuce(host, port);
+		}
+
+		@Override
+		public RedisConnectionFactory connectToCluster(List<String> nodes) {
+			LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisClusterConfiguration(nodes),
+					LettuceClientConfiguration.builder().commandTimeout(COMMAND_TIMEOUT).build());
+			factory.afterPropertiesSet();
+			factory.start();
+			return factory;
 		}
 	},
 
@@ -42,6 +53,19 @@ public enum RedisClientLibrary {
 			factory.start();
 			return factory;
 		}
+
+		@Override
+		public RedisConnectionFactory connectToCluster(List<String> nodes) {
+			JedisConnectionFactory factory = new JedisConnectionFactory(new RedisClusterConfiguration(nodes),
+					JedisClientConfiguration.builder()
+						.connectTimeout(COMMAND_TIMEOUT)
+						.readTimeout(COMMAND_TIMEOUT)
+						.usePooling()
+						.build());
+			factory.afterPropertiesSet();
+			factory.start();
+			return factory;
+		}
 	};
 
 	private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
@@ -53,6 +77,13 @@ public enum RedisClientLibrary {
 	 * @return the factory; the caller {@linkplain #destroy(RedisConnectionFactory) destroys} it
 	 */
 	public abstract RedisConnectionFactory connectTo(String host, int port);
+
+	/**
+	 * Creates a started connection factory of this library on a Redis Cluster, with a 2 s command timeout.
+	 * @param nodes {@code host:port} of some of its nodes
+	 * @return the factory; the caller {@linkplain #destroy(RedisConnectionFactory) destroys} it
+	 */
+	public abstract RedisConnectionFactory connectToCluster(List<String> nodes);
 
 	/**
 	 * Creates a started Lettuce connection factory on a server, with a 2 s command timeout.
