@@ -104,8 +104,9 @@ final class RedisWait {
 	private void tried(ScriptExecutor.@Nullable Pair reply, @Nullable Throwable ex, long claim) {
 		if (ex != null || reply == null) {
 			RuntimeException failure = ScriptExecutor.unwrap(ex);
-			// a round trip that failed may have run in Redis and acquired: its outcome is unknown
-			fail(failure, failure instanceof DistributedLockException);
+			// a round trip that failed may have run in Redis and acquired: its outcome is unknown, unless its
+			// connection was never made or Redis refused the command
+			fail(failure, failure instanceof DistributedLockException && !RedisFailures.ranNothing(failure));
 			return;
 		}
 		long result = reply.result();

@@ -228,8 +228,18 @@ final class ScriptExecutor {
 		if (cause instanceof DistributedLockException known) {
 			return known;
 		}
-		return new DistributedLockException("Could not " + action + " lock '" + key + "' in Redis: " + cause.getMessage(),
-				cause);
+		// worded by what is known: a refused command or a connection never made ran nothing in Redis
+		String what;
+		if (RedisFailures.isPermissionDenied(cause) && RedisFailures.ranNothing(cause)) {
+			what = ": Redis refused it, nothing ran (" + RedisFailures.describe(cause) + ")";
+		}
+		else if (RedisFailures.ranNothing(cause)) {
+			what = ": no connection to Redis, nothing ran (" + RedisFailures.describe(cause) + ")";
+		}
+		else {
+			what = " in Redis: " + cause.getMessage();
+		}
+		return new DistributedLockException("Could not " + action + " lock '" + key + "'" + what, cause);
 	}
 
 	private static Throwable unwrapFuture(Throwable ex) {

@@ -15,5 +15,6 @@ if kind ~= 'hash' then
     return -1
 end
 redis.call('DEL', KEYS[1])
-redis.call('PUBLISH', ARGV[1], KEYS[1])
+-- pcall: a refused notification must not undo the release; waiters then try again on their own
+redis.pcall('PUBLISH', ARGV[1], KEYS[1])
 return 1

@@ -49,7 +49,9 @@ local function rl_free(key, owner, channel)
             redis.call('HSET', key, next, 1)
             redis.call('PEXPIRE', key, nextLease)
             local token = fence_next(key)
-            redis.call('PUBLISH', channel .. ':' .. string.match(next, '^(.*):[^:]*$'),
+            -- pcall: a refused notification (an ACL user without the channel) must not undo the release; the
+            -- waiter then finds its grant at its next timed try
+            redis.pcall('PUBLISH', channel .. ':' .. string.match(next, '^(.*):[^:]*$'),
                 next .. ' ' .. nextWait .. ' ' .. string.format('%d', token) .. ' ' .. key)
             return next
         end

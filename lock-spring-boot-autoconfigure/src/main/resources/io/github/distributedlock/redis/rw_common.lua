@@ -183,7 +183,9 @@ local function rw_publish(key, s, channel)
     if s.waited then
         redis.call('HDEL', key, '~w')
         s.waited = false
-        redis.call('PUBLISH', channel, key)
+        -- pcall: a refused notification (an ACL user without the channel) must not undo the release; waiters
+        -- then find the lock free at their next timed try
+        redis.pcall('PUBLISH', channel, key)
     end
 end
 
