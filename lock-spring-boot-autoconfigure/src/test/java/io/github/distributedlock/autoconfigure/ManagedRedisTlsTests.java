@@ -22,9 +22,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -51,17 +48,11 @@ class ManagedRedisTlsTests {
 		server.close();
 	}
 
-	static ApplicationContextRunner runner(String client, boolean jks) {
-		return LockApplications.runner(server.properties(jks))
-			.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.client-type=" + client);
-	}
-
 	@ParameterizedTest(name = "{0}, {1} bundle")
 	@CsvSource({ "lettuce, PEM", "lettuce, JKS", "jedis, PEM", "jedis, JKS" })
 	void twoInstancesLockAsTheLeastPrivilegedUserOverTls(String client, String bundle) {
 		server.admin().aclLogReset();
-		LockApplications.runTwo(runner(client, "JKS".equals(bundle)), (first, second) -> {
+		LockApplications.runTwo(server.runner(client, "JKS".equals(bundle)), (first, second) -> {
 			assertThat(first).hasNotFailed();
 			assertThat(second).hasNotFailed();
 			await().atMost(Duration.ofSeconds(10)).until(() -> LockApplications.client(first).isListening()

@@ -7,7 +7,6 @@ import java.util.Map;
 
 import io.github.distributedlock.redis.MissingRedisPermissionException;
 import io.github.distributedlock.redis.RedisPermissions;
-import io.github.distributedlock.test.LockApplications;
 import io.github.distributedlock.test.TlsRedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,7 +17,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -57,10 +55,7 @@ class RedisPermissionStartupTests {
 	}
 
 	private static ApplicationContextRunner runner(String client, String... properties) {
-		return LockApplications.runner(server.properties(false))
-			.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class))
-			.withPropertyValues("spring.data.redis.client-type=" + client)
-			.withPropertyValues(properties);
+		return server.runner(client, false).withPropertyValues(properties);
 	}
 
 	private static void grant(String rule) {

@@ -22,6 +22,10 @@ import io.lettuce.core.protocol.CommandType;
 import org.awaitility.Awaitility;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
 /**
  * A TLS-only {@code redis-server} (no plaintext port), as managed Redis services run it, with the certificates
  * of {@link TestCertificates} and one ACL user besides {@code default}: {@link #USER} with password
@@ -125,6 +129,19 @@ public final class TlsRedisServer implements AutoCloseable {
 			properties.add("spring.ssl.bundle.pem.redis.truststore.certificate=file:" + this.certificates.caCertificate());
 		}
 		return properties.toArray(String[]::new);
+	}
+
+	/**
+	 * Returns a runner of lock applications ({@link LockApplications}) that connect to this server as {@link #USER}
+	 * over TLS (see {@link #properties(boolean)}), with Spring Boot's SSL bundles.
+	 * @param client the Redis client library, {@code lettuce} or {@code jedis}
+	 * @param jks whether the trust store is a JKS/PKCS12 bundle rather than a PEM one
+	 * @return the runner
+	 */
+	public ApplicationContextRunner runner(String client, boolean jks) {
+		return LockApplications.runner(properties(jks))
+			.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class))
+			.withPropertyValues("spring.data.redis.client-type=" + client);
 	}
 
 	/**
