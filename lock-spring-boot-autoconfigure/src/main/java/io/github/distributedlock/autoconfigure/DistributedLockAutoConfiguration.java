@@ -10,6 +10,7 @@ import io.github.distributedlock.core.LockClientDecorator;
 import io.github.distributedlock.core.LockLostEventPublisher;
 import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
+import io.github.distributedlock.redis.RedisAccessProbe;
 import io.github.distributedlock.redis.RedisLockClient;
 import org.jspecify.annotations.Nullable;
 
@@ -45,7 +46,9 @@ import org.springframework.util.ClassUtils;
  * (a mistake fails the startup, reported by {@link LockAnnotationFailureAnalyzer}), and one INFO line says how
  * the locks are set up. The client tells every {@link LockObserver} bean what happens to its locks (a
  * {@link LockLostEventPublisher} publishes the losses as events), and the template runs on the client as
- * decorated by every {@link LockClientDecorator} bean, in their order. Every bean backs off when the
+ * decorated by every {@link LockClientDecorator} bean, in their order. A Redis user that lacks a permission the locks
+ * need fails the startup ({@link RedisAccessProbe}, reported by {@link RedisPermissionFailureAnalyzer}); Redis
+ * unreachable does not. Every bean backs off when the
  * application defines its own; {@code distributed-lock.enabled=false} turns it all off.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
@@ -69,6 +72,8 @@ public final class DistributedLockAutoConfiguration {
 	RedisLockClient distributedLockClient(RedisConnectionFactory connectionFactory,
 			DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
 		checkReplicaSyncClient(connectionFactory, properties);
+		// before the client subscribes: a missing permission fails the startup here, with nothing to close
+		new RedisAccessProbe(connectionFactory, properties.getKeyPrefix()).check();
 		RedisLockClient client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(),
 				properties.getSyncReplicas(), properties.getSyncTimeout());
 		client.setShutdownTimeout(properties.getShutdownTimeout());

@@ -67,7 +67,7 @@ final class ClientParts {
 		String threadName = "distributed-lock-" + clientId.substring(0, 8);
 		this.threads = new ClientThreads(threadName, commands.isBlocking());
 		this.queues = new LocalQueues(this.threads.timer);
-		this.notifications = new ReleaseNotifications(connectionFactory, channel, clientId, this.threads.subscriber);
+		this.notifications = new ReleaseNotifications(connectionFactory, keyPrefix, channel, clientId, this.threads.subscriber);
 		this.watchdog = new LeaseWatchdog(threadName, commands, this.events, this.threads.timer);
 		this.releaser = new HoldReleaser(this.holds, this.queues, commands, this.shutdownGrace, this.closed,
 				this.events, this.watchdog);

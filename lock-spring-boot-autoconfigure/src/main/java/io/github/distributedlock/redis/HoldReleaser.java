@@ -190,7 +190,7 @@ final class HoldReleaser {
 			}
 			if (ex != null) {
 				RuntimeException failure = ScriptExecutor.unwrap(ex);
-				if (ScriptExecutor.isTransient(failure) && !this.closed.get()) {
+				if (RedisFailures.isTransient(failure) && !this.closed.get()) {
 					// it may have run; it names this hold's attempt only, so sending it again is harmless
 					this.events.later(() -> this.events.releaseFailed(hold, failure));
 					retryLater(hold, 100);
@@ -226,7 +226,7 @@ final class HoldReleaser {
 				if (ex == null) {
 					logger.info("Released lock '" + hold.id.key() + "' of " + hold.owner + " on a retry");
 				}
-				else if (ScriptExecutor.isTransient(ScriptExecutor.unwrap(ex))) {
+				else if (RedisFailures.isTransient(ScriptExecutor.unwrap(ex))) {
 					retryLater(hold, Math.min(MAX_RETRY_PAUSE_MILLIS, pauseMillis * 2));
 				}
 			});

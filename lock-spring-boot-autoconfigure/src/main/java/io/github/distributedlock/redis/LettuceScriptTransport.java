@@ -1,10 +1,19 @@
 package io.github.distributedlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisAsyncCommands;
@@ -21,16 +30,27 @@ import org.springframework.data.redis.core.script.RedisScript;
  * (a cluster connection in Redis Cluster, which routes each script to the primary of its key's slot): no thread
  * waits for a reply, which completes the future on Lettuce's I/O thread. Commands time out after the
  * connection's command timeout ({@code spring.data.redis.timeout}), as Lettuce's timeout options (on by default)
- * make them. Scripts sent one after another are pipelined by Lettuce. Thread-safe.
+ * make them. Scripts sent one after another are pipelined by Lettuce. While the shared connection is not open,
+ * it is made on a thread of its own and a command waits for it at most one command timeout, then fails having run
+ * nothing: a connect that hangs (a TLS handshake against a plaintext port, a server that never answers) may take
+ * Lettuce's connect timeout several times over, and must not hold the caller longer than a command would.
+ * Thread-safe.
  */
 final class LettuceScriptTransport implements ScriptTransport {
 
 	private static final byte[][] NO_ARGS = new byte[0][];
 
+	/** Makes connections; a thread only while one is being made. */
+	private static final ExecutorService CONNECTING = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10,
+			TimeUnit.SECONDS, new SynchronousQueue<>(), LeaseWatchdog.daemonThreads("distributed-lock-connect"));
+
 	private final LettuceConnectionFactory connectionFactory;
 
 	/** The shared connection's commands, while it is open: asked for again only when it was closed. */
 	private volatile @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
+
+	/** The connect in progress, which every command waits for while the connection is not open. */
+	private @Nullable CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connecting;
 
 	LettuceScriptTransport(LettuceConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
@@ -39,16 +59,53 @@ final class LettuceScriptTransport implements ScriptTransport {
 	@Override
 	public CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, int numKeys,
 			byte[][] keysAndArgs) {
-		RedisClusterAsyncCommands<byte[], byte[]> commands;
-		try {
-			commands = commands();
+		return withCommands((commands) -> eval(commands, script, multi ? ScriptOutputType.MULTI : ScriptOutputType.INTEGER,
+				sendText, numKeys, keysAndArgs));
+	}
+
+	/**
+	 * Runs {@code command} on the shared connection's commands: at once while the connection is open, otherwise
+	 * once it is made, or fails (having run nothing) if it is not made within one command timeout.
+	 */
+	private <T> CompletableFuture<T> withCommands(
+			Function<RedisClusterAsyncCommands<byte[], byte[]>, CompletableFuture<T>> command) {
+		RedisClusterAsyncCommands<byte[], byte[]> current = this.commands;
+		if (current != null && isOpen(current)) {
+			return command.apply(current);
 		}
-		catch (RuntimeException ex) {
-			// a stopped factory (IllegalStateException) or a failed connect
-			return CompletableFuture.failedFuture(ex);
+		Duration timeout = this.connectionFactory.getClientConfiguration().getCommandTimeout();
+		return connect().copy()
+			.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
+			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture((ex instanceof TimeoutException)
+					? new RedisFailures.NotConnectedException("No connection to Redis within the command timeout ("
+							+ timeout.toMillis() + " ms); nothing was sent")
+					: ex))
+			.thenCompose(command);
+	}
+
+	/** Starts a connect unless one is in progress. */
+	private synchronized CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connect() {
+		CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> current = this.connecting;
+		if (current == null || current.isDone()) {
+			current = new CompletableFuture<>();
+			this.connecting = current;
+			CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> made = current;
+			try {
+				CONNECTING.execute(() -> {
+					try {
+						made.complete(commands());
+					}
+					catch (RuntimeException ex) {
+						// a stopped factory (IllegalStateException) or a failed connect
+						made.completeExceptionally(ex);
+					}
+				});
+			}
+			catch (RejectedExecutionException ex) {
+				made.completeExceptionally(ex);
+			}
 		}
-		return eval(commands, script, multi ? ScriptOutputType.MULTI : ScriptOutputType.INTEGER, sendText, numKeys,
-				keysAndArgs);
+		return current;
 	}
 
 	private static CompletableFuture<Object> eval(RedisClusterAsyncCommands<byte[], byte[]> commands,
@@ -71,10 +128,12 @@ final class LettuceScriptTransport implements ScriptTransport {
 		List<CompletableFuture<Object>> replies = new ArrayList<>(scripts.size());
 		RedisClusterAsyncCommands<byte[], byte[]> commands;
 		try {
-			commands = commands();
+			commands = withCommands(CompletableFuture::completedFuture).join();
 		}
 		catch (RuntimeException ex) {
-			scripts.forEach((script) -> replies.add(CompletableFuture.completedFuture(ex)));
+			Throwable failure = (ex instanceof CompletionException && ex.getCause() != null)
+					? ex.getCause() : ex;
+			scripts.forEach((script) -> replies.add(CompletableFuture.completedFuture(failure)));
 			return replies;
 		}
 		// sent back to back without waiting: Lettuce writes them as one pipeline and matches replies in order;

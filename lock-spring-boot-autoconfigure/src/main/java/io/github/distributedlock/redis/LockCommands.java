@@ -299,7 +299,7 @@ final class LockCommands {
 				return;
 			}
 			RuntimeException failure = ScriptExecutor.unwrap(ex);
-			if (retry < WITHDRAWAL_RETRIES_MILLIS.length && ScriptExecutor.isTransient(failure)) {
+			if (retry < WITHDRAWAL_RETRIES_MILLIS.length && RedisFailures.isTransient(failure)) {
 				CompletableFuture.delayedExecutor(WITHDRAWAL_RETRIES_MILLIS[retry], TimeUnit.MILLISECONDS)
 					.execute(() -> runWithdrawal(script, true, redisKey, key, args, retry + 1, done));
 				return;

@@ -82,6 +82,12 @@ final class LockScripts {
 	/** A new holder's write to its lock, for {@code WAIT} to wait for (replica sync, see {@link ReplicaSync}). */
 	static final RedisScript<Long> REPLICA_TOUCH = load("replica_touch.lua");
 
+	/**
+	 * The startup check of the ACL user's permissions ({@link RedisAccessProbe}); returns a list of refusals, not
+	 * an integer.
+	 */
+	static final RedisScript<Long> PROBE = load("probe.lua");
+
 	private LockScripts() {
 	}
 

@@ -99,7 +99,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		ReplicaSync replicaSync = ReplicaSync.of(connectionFactory, syncReplicas, syncTimeout);
 		this.syncReplicas = syncReplicas;
 		this.syncTimeout = syncTimeout;
-		this.channel = keyPrefix + "__released";
+		this.channel = channel(keyPrefix);
 		this.parts = new ClientParts(connectionFactory, keyPrefix, this.clientId, this.channel, replicaSync);
 	}
 
@@ -160,6 +160,11 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	public String getChannel() {
 		return this.channel;
+	}
+
+	/** The release channel of a key prefix: starts with it, so that one ACL pattern covers keys and channels. */
+	static String channel(String keyPrefix) {
+		return keyPrefix + "__released";
 	}
 
 	/**

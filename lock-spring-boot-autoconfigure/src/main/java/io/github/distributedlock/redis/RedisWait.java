@@ -161,8 +161,9 @@ final class RedisWait {
 	 * the deadline; a script error, a single try or a passed deadline end the attempt.
 	 */
 	private void failed(RuntimeException failure, long claim) {
-		boolean retriable = failure instanceof DistributedLockException && ScriptExecutor.isTransient(failure);
-		if (retriable) {
+		boolean retriable = failure instanceof DistributedLockException && RedisFailures.isTransient(failure);
+		if (retriable && !RedisFailures.ranNothing(failure)) {
+			// it may have run: a place, a claim or a hold of this attempt may be in Redis now
 			this.outcomeUnknown = true;
 			this.claimed |= claim > 0;
 		}

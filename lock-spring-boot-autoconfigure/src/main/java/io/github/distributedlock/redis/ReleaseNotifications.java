@@ -35,10 +35,14 @@ import org.springframework.util.backoff.FixedBackOff;
  * <p>
  * A waiter registers before it tries the lock, so a release between a failed try and the wait is not
  * missed. A lost message (a broken subscription) only delays a waiter until the holder's lease ends,
- * when it retries anyway. So Redis being down when the client starts does not fail the start. The
- * subscription is checked every second on the client's scheduler and when a waiter registers, and made
- * again when it is down (at most once a second); this is the only recovery, the container's own is off
- * (its retries run recursively on the caller's thread). Thread-safe.
+ * when it retries anyway. So Redis being down when the client starts does not fail the start, and the first
+ * subscription is made on the client's scheduler, not on the thread that creates the client. The subscription
+ * is checked every second on the scheduler and when a waiter registers, and made again when it is down; this is
+ * the only recovery, the container's own is off (its retries run recursively on the caller's thread). Failed
+ * attempts back off (1 s, doubling, at most {@link #MAX_RETRY_NANOS}); the first failure of a series is one WARN
+ * with the root cause's own words ({@code WRONGPASS ...}, {@code PKIX path building failed ...}), the next are
+ * counted at DEBUG, and the subscription that ends the series says at INFO how many attempts failed.
+ * Thread-safe.
  */
 final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
@@ -48,6 +52,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	private static final Log logger = LogFactory.getLog(ReleaseNotifications.class);
 
 	private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	/** The longest pause between failed subscription attempts. */
+	static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(16);
 
 	private final RedisMessageListenerContainer container;
 
@@ -60,7 +67,12 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	/** Runs the subscription attempts: never the caller's thread, which may be Lettuce's I/O thread. */
 	private final ScheduledExecutorService scheduler;
 
+	private final String keyPrefix;
+
 	private volatile long nextAttempt;
+
+	/** Failed attempts since the subscription was last made; changed under {@link #subscribing}. */
+	private int failures;
 
 	private volatile boolean closed;
 
@@ -68,14 +80,16 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	private final @Nullable AutoCloseable reconnects;
 
 	/**
-	 * Subscribes, or tries to: an unreachable Redis is logged, not thrown.
+	 * Starts subscribing on the scheduler: an unreachable Redis is logged, not thrown.
 	 * @param connectionFactory the Redis connections; one more is opened for the subscription
+	 * @param keyPrefix the key prefix, for the ACL rule a refusal's log names
 	 * @param channel the channel release scripts publish on
 	 * @param clientId the client's id: grants to its waiters come on {@code <channel>:<clientId>}
-	 * @param scheduler runs the periodic subscription check; owned by the caller
+	 * @param scheduler runs the subscription attempts; owned by the caller
 	 */
-	ReleaseNotifications(RedisConnectionFactory connectionFactory, String channel, String clientId,
+	ReleaseNotifications(RedisConnectionFactory connectionFactory, String keyPrefix, String channel, String clientId,
 			ScheduledExecutorService scheduler) {
+		this.keyPrefix = keyPrefix;
 		this.channel = channel;
 		this.grantChannel = channel + ":" + clientId;
 		this.container = new RedisMessageListenerContainer();
@@ -93,7 +107,8 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		this.scheduler = scheduler;
 		this.nextAttempt = System.nanoTime();
 		this.reconnects = listenForReconnects(connectionFactory);
-		subscribe();
+		// not on the caller's thread: an application's startup must not wait for a connect attempt
+		scheduler.execute(this::subscribe);
 		scheduler.scheduleWithFixedDelay(this::subscribe, 1, 1, TimeUnit.SECONDS);
 	}
 
@@ -126,7 +141,8 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	}
 
 	/**
-	 * Makes the subscription if it is not made and no other thread is making it, at most once a second.
+	 * Makes the subscription if it is not made, no other thread is making it, and the pause after the last failed
+	 * attempt is over.
 	 */
 	private void subscribe() {
 		if (this.closed || this.container.isListening() || System.nanoTime() - this.nextAttempt < 0
@@ -135,21 +151,49 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		}
 		try {
 			if (!this.closed && !this.container.isListening()) {
-				this.nextAttempt = System.nanoTime() + RETRY_NANOS;
 				// a failed or lost subscription leaves the container 'started': reset it first
 				this.container.stop();
 				this.container.start();
+				subscribed();
 			}
 		}
 		catch (RuntimeException ex) {
 			this.container.stop();
-			if (logger.isWarnEnabled()) {
-				logger.warn("Cannot subscribe to lock release notifications on channel '" + this.channel + "' ("
-						+ ex.getMessage() + "); waiters retry when the holder's lease ends until it works");
-			}
+			failed(ex);
 		}
 		finally {
 			this.subscribing.unlock();
+		}
+	}
+
+	private void subscribed() {
+		if (this.failures > 0 && logger.isInfoEnabled()) {
+			logger.info("Subscribed to lock release notifications on channel '" + this.channel + "' after "
+					+ this.failures + ((this.failures == 1) ? " failed attempt" : " failed attempts"));
+		}
+		this.failures = 0;
+		this.nextAttempt = System.nanoTime();
+	}
+
+	private void failed(RuntimeException ex) {
+		this.failures++;
+		long pause = RETRY_NANOS << Math.min(this.failures - 1, 20);
+		this.nextAttempt = System.nanoTime() + Math.min(pause, MAX_RETRY_NANOS);
+		if (this.closed) {
+			return;
+		}
+		if (this.failures == 1) {
+			String hint = RedisFailures.isPermissionDenied(ex)
+					? "; the Redis user lacks a permission the locks need, give it the ACL rule '"
+							+ RedisPermissions.aclRule(this.keyPrefix) + "'"
+					: "";
+			logger.warn("Cannot subscribe to lock release notifications on channel '" + this.channel + "' ("
+					+ RedisFailures.describe(ex) + ")" + hint + "; waiters retry on their own meanwhile. Retrying "
+					+ "quietly with backoff (at most every " + TimeUnit.NANOSECONDS.toSeconds(MAX_RETRY_NANOS) + " s)");
+		}
+		else if (logger.isDebugEnabled()) {
+			logger.debug("Still cannot subscribe to lock release notifications on channel '" + this.channel + "' ("
+					+ this.failures + " failed attempts): " + RedisFailures.describe(ex));
 		}
 	}
 

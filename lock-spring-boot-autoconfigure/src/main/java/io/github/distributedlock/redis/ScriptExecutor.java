@@ -223,38 +223,23 @@ final class ScriptExecutor {
 		return new DistributedLockException("A lock operation failed: " + cause, cause);
 	}
 
-	/**
-	 * Tells whether a failed command may succeed when sent again: a dropped connection, a timeout, a server
-	 * that is loading, busy or failing over. An error reply of a script (a bug, a missing permission) or a
-	 * connection factory that was destroyed is final. Such a command's outcome is unknown: it may have run.
-	 * @param ex the failure
-	 * @return {@code true} if sending it again may succeed
-	 */
-	static boolean isTransient(Throwable ex) {
-		for (Throwable cause = ex; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			String type = cause.getClass().getName();
-			String message = String.valueOf(cause.getMessage());
-			if (type.equals("io.lettuce.core.RedisCommandExecutionException")
-					|| type.equals("redis.clients.jedis.exceptions.JedisDataException")) {
-				return message.startsWith("LOADING") || message.startsWith("BUSY") || message.startsWith("TRYAGAIN")
-						|| message.startsWith("CLUSTERDOWN") || message.startsWith("MASTERDOWN")
-						|| message.startsWith("READONLY") || message.startsWith("NOREPLICAS");
-			}
-			if (cause instanceof IllegalStateException && (message.contains("destroyed") || message.contains("STOPPED")
-					|| message.contains("closed"))) {
-				return false;
-			}
-		}
-		return true;
-	}
-
 	private static DistributedLockException failure(String action, String key, Throwable ex) {
 		Throwable cause = unwrapFuture(ex);
 		if (cause instanceof DistributedLockException known) {
 			return known;
 		}
-		return new DistributedLockException("Could not " + action + " lock '" + key + "' in Redis: " + cause.getMessage(),
-				cause);
+		// worded by what is known: a refused command or a connection never made ran nothing in Redis
+		String what;
+		if (RedisFailures.isPermissionDenied(cause) && RedisFailures.ranNothing(cause)) {
+			what = ": Redis refused it, nothing ran (" + RedisFailures.describe(cause) + ")";
+		}
+		else if (RedisFailures.ranNothing(cause)) {
+			what = ": no connection to Redis, nothing ran (" + RedisFailures.describe(cause) + ")";
+		}
+		else {
+			what = " in Redis: " + cause.getMessage();
+		}
+		return new DistributedLockException("Could not " + action + " lock '" + key + "'" + what, cause);
 	}
 
 	private static Throwable unwrapFuture(Throwable ex) {

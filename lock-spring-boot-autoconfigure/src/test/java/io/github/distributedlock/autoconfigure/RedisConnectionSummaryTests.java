@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -51,6 +53,23 @@ class RedisConnectionSummaryTests {
 		assertThat(RedisConnectionSummary.of(new LettuceConnectionFactory(cluster)).target()).startsWith("cluster ")
 			.contains("n1:7000")
 			.contains("n2:7001");
+	}
+
+	@Test
+	void jedisStandaloneIsHostAndPortWithItsReadTimeout() {
+		JedisConnectionFactory factory = new JedisConnectionFactory(new RedisStandaloneConfiguration("redis.example", 6380),
+				JedisClientConfiguration.builder().readTimeout(Duration.ofSeconds(3)).build());
+		assertThat(RedisConnectionSummary.of(factory))
+			.isEqualTo(new RedisConnectionSummary("redis.example:6380", Duration.ofSeconds(3)));
+	}
+
+	@Test
+	void jedisSentinelAndClusterAreNamedAsWithLettuce() {
+		RedisSentinelConfiguration sentinel = new RedisSentinelConfiguration().master("mymaster").sentinel("s1", 26379);
+		assertThat(RedisConnectionSummary.of(new JedisConnectionFactory(sentinel)).target())
+			.isEqualTo("sentinel master 'mymaster' via s1:26379");
+		RedisClusterConfiguration cluster = new RedisClusterConfiguration().clusterNode("n1", 7000);
+		assertThat(RedisConnectionSummary.of(new JedisConnectionFactory(cluster)).target()).isEqualTo("cluster n1:7000");
 	}
 
 	@Test

@@ -1,0 +1,131 @@
+package io.github.distributedlock.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletionException;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+
+/**
+ * Checks that the Redis user may do what the locks do, so that a missing ACL permission fails the startup instead
+ * of the first lock call that needs it (or, for a notification, a release under contention): runs a script with
+ * {@code EVAL} and {@code EVALSHA} that calls every command the lock scripts call on a key under the key prefix
+ * and publishes on the release channels, then subscribes to them once. What Redis refuses is thrown as a
+ * {@link MissingRedisPermissionException} with the ACL rule to give the user. Any other failure (Redis
+ * unreachable, a wrong password, an untrusted certificate) is not this check's business: Redis may come up or be
+ * fixed later, and the client's subscription reports it. Leaves nothing in Redis. Run it before the lock client
+ * subscribes: with Jedis, a subscription that Redis refused can leave its reply on a pooled connection. Not
+ * thread-safe; run it once.
+ */
+public final class RedisAccessProbe {
+
+	private static final Log logger = LogFactory.getLog(RedisAccessProbe.class);
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private final String keyPrefix;
+
+	private final String channel;
+
+	/**
+	 * Creates the probe.
+	 * @param connectionFactory the connections the locks use
+	 * @param keyPrefix the key prefix of the locks (their release channel is {@code <keyPrefix>__released})
+	 */
+	public RedisAccessProbe(RedisConnectionFactory connectionFactory, String keyPrefix) {
+		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+		this.channel = RedisLockClient.channel(keyPrefix);
+	}
+
+	/**
+	 * Runs the check; takes a few round trips, and at most about two command timeouts when Redis does not
+	 * answer.
+	 * @throws MissingRedisPermissionException if Redis refused something the locks need
+	 */
+	public void check() {
+		List<String> refusals = new ArrayList<>();
+		ScriptTransport transport = ScriptTransport.of(this.connectionFactory);
+		byte[][] keysAndArgs = { bytes(this.keyPrefix + "__probe"), bytes(this.channel), bytes(this.channel + ":probe") };
+		// EVAL first (the script's text), then EVALSHA, which then finds it: the client sends both
+		for (boolean sendText : new boolean[] { true, false }) {
+			Object reply;
+			try {
+				reply = ScriptExecutor.await(transport.eval(LockScripts.PROBE, true, sendText, 1, keysAndArgs));
+			}
+			catch (RuntimeException ex) {
+				Throwable failure = (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+				if (!RedisFailures.isPermissionDenied(failure)) {
+					logger.debug("Redis permissions not checked: " + RedisFailures.describe(failure));
+					return;
+				}
+				refusals.add((sendText ? "eval" : "evalsha") + " of the lock scripts on key '" + this.keyPrefix
+						+ "__probe': " + RedisFailures.describe(failure));
+				continue;
+			}
+			if (reply instanceof List<?> list) {
+				for (Object refusal : list) {
+					String words = (refusal instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8)
+							: String.valueOf(refusal);
+					if (words.contains(": ") && !refusals.contains(words)) {
+						refusals.add(words);
+					}
+				}
+			}
+		}
+		String subscribeRefusal = subscribeRefusal();
+		if (subscribeRefusal != null) {
+			refusals.add(subscribeRefusal);
+		}
+		if (!refusals.isEmpty()) {
+			throw new MissingRedisPermissionException(refusals, RedisPermissions.aclRule(this.keyPrefix));
+		}
+	}
+
+	/** Subscribes to the release channels once; returns what Redis refused, or {@code null}. */
+	private @Nullable String subscribeRefusal() {
+		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+		container.setConnectionFactory(this.connectionFactory);
+		container.setTaskExecutor(Runnable::run);
+		// with a blocking client (Jedis) the subscription holds its thread until it ends: not the caller's
+		SimpleAsyncTaskExecutor subscriptionThread = new SimpleAsyncTaskExecutor("distributed-lock-probe-");
+		subscriptionThread.setDaemon(true);
+		container.setSubscriptionExecutor(subscriptionThread);
+		container.addMessageListener((message, pattern) -> {
+		}, List.of(new ChannelTopic(this.channel), new ChannelTopic(this.channel + ":probe")));
+		try {
+			container.afterPropertiesSet();
+			container.start();
+			return null;
+		}
+		catch (RuntimeException ex) {
+			if (RedisFailures.isPermissionDenied(ex)) {
+				return "subscribe to channel '" + this.channel + "': " + RedisFailures.describe(ex);
+			}
+			logger.debug("Redis permission to subscribe not checked: " + RedisFailures.describe(ex));
+			return null;
+		}
+		finally {
+			try {
+				container.destroy();
+			}
+			catch (Exception ex) {
+				// a failed subscription has nothing to close
+			}
+		}
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}

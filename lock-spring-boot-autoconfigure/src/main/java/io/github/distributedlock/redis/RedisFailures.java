@@ -1,0 +1,122 @@
+package io.github.distributedlock.redis;
+
+import java.net.ConnectException;
+import java.net.UnknownHostException;
+
+import javax.net.ssl.SSLException;
+
+/**
+ * Reads what a failed Redis call tells, from its chain of causes: whether the user lacks a permission (an ACL
+ * refusal), whether nothing can have run in Redis (the connection was never made, or the command was refused
+ * before it ran), and the root cause's own words for a log line. Client libraries wrap their failures in
+ * several layers (Spring's, Lettuce's or Jedis's, completion exceptions): these look through all of them.
+ */
+final class RedisFailures {
+
+	/** Lettuce's failure to connect, compared by name so that Jedis users need not have Lettuce. */
+	private static final String LETTUCE_CONNECTION_EXCEPTION = "io.lettuce.core.RedisConnectionException";
+
+	private RedisFailures() {
+	}
+
+	/**
+	 * Tells whether Redis refused a command because of the ACL user's permissions: the command itself, a key,
+	 * or a channel ({@code NOPERM ...}), or a command a script called ({@code ... can't run this command ...},
+	 * {@code ... can't publish to the channel ...}).
+	 * @param failure a failure of a Redis call
+	 * @return {@code true} for an ACL refusal
+	 */
+	static boolean isPermissionDenied(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			String message = cause.getMessage();
+			if (message != null && (message.startsWith("NOPERM") || message.contains("The user executing the script"))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Tells whether a failed call certainly ran nothing in Redis: its connection was never made (refused,
+	 * unknown host, TLS handshake, authentication, a connect that did not finish in time), or Redis refused the
+	 * command itself before running it ({@code NOPERM}). A call that timed out waiting for its reply, or whose
+	 * connection broke, may have run.
+	 * @param failure a failure of a Redis call
+	 * @return {@code true} if nothing can have run
+	 */
+	static boolean ranNothing(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			String message = cause.getMessage();
+			if (cause instanceof ConnectException || cause instanceof UnknownHostException
+					|| cause instanceof SSLException || cause instanceof NotConnectedException
+					|| LETTUCE_CONNECTION_EXCEPTION.equals(cause.getClass().getName())
+					|| (message != null && (message.startsWith("NOPERM") || message.startsWith("WRONGPASS")
+							|| message.startsWith("NOAUTH")))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Tells whether a failed command may succeed when sent again: a dropped connection, a timeout, a server
+	 * that is loading, busy or failing over. An error reply of a script (a bug, a missing permission) or a
+	 * connection factory that was destroyed is final. Such a command's outcome is unknown: it may have run.
+	 * @param ex the failure
+	 * @return {@code true} if sending it again may succeed
+	 */
+	static boolean isTransient(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			String type = cause.getClass().getName();
+			String message = String.valueOf(cause.getMessage());
+			if (type.equals("io.lettuce.core.RedisCommandExecutionException")
+					|| type.equals("redis.clients.jedis.exceptions.JedisDataException")) {
+				return message.startsWith("LOADING") || message.startsWith("BUSY") || message.startsWith("TRYAGAIN")
+						|| message.startsWith("CLUSTERDOWN") || message.startsWith("MASTERDOWN")
+						|| message.startsWith("READONLY") || message.startsWith("NOREPLICAS");
+			}
+			if (cause instanceof IllegalStateException && (message.contains("destroyed") || message.contains("STOPPED")
+					|| message.contains("closed"))) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * Returns the words of the failure that say what went wrong: a TLS failure's message (such as
+	 * {@code PKIX path building failed: ...}), otherwise the root cause's (such as
+	 * {@code WRONGPASS invalid username-password pair or user is disabled.} or {@code Connection refused}).
+	 * @param failure a failure of a Redis call
+	 * @return the words, never empty
+	 */
+	static String describe(Throwable failure) {
+		Throwable root = failure;
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof SSLException) {
+				return words(cause);
+			}
+			root = cause;
+		}
+		return words(root);
+	}
+
+	private static String words(Throwable cause) {
+		String message = cause.getMessage();
+		return (message != null && !message.isBlank()) ? message : cause.getClass().getName();
+	}
+
+	/**
+	 * A connection that was not made within the time an operation may wait for it: nothing ran.
+	 */
+	static final class NotConnectedException extends RuntimeException {
+
+		private static final long serialVersionUID = 1L;
+
+		NotConnectedException(String message) {
+			super(message);
+		}
+
+	}
+
+}
