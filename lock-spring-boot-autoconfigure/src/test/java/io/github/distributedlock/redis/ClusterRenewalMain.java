@@ -44,7 +44,10 @@ public final class ClusterRenewalMain {
 			List<LockHandle> handles = new ArrayList<>();
 			for (int i = 3; i < args.length; i++) {
 				String key = new String(HexFormat.of().parseHex(args[i]), StandardCharsets.UTF_8);
-				handles.add(client.acquire(key, LockType.REENTRANT, lease, true, Duration.ZERO, Duration.ZERO, false));
+				// an acquire timeout, not a single try: the first connection to a cluster (its topology) can take
+				// longer than one command timeout on a loaded machine, and tries are sent again within it
+				handles.add(client.acquire(key, LockType.REENTRANT, lease, true, Duration.ZERO, Duration.ofSeconds(20),
+						false));
 			}
 			// holding is the point here, not a synchronisation: the watchdog renews meanwhile
 			Thread.sleep(holdMillis);
