@@ -62,8 +62,9 @@ public final class ExclusionChecker {
 			call.run();
 		}
 		catch (RuntimeException ex) {
-			// lock keys and the like, in quotes, vary between runs: left out so that failures group by kind
-			String message = String.valueOf(ex.getMessage()).replaceAll("'[^']*'", "'...'");
+			// lock keys in quotes, and times waited, vary from call to call: left out so that failures group by kind
+			String message = String.valueOf(ex.getMessage()).replaceAll("'[^']*'", "'...'")
+				.replaceAll("within \\d+ ms", "within N ms");
 			String head = (message.length() > MESSAGE_HEAD) ? message.substring(0, MESSAGE_HEAD) + "..." : message;
 			this.failures.computeIfAbsent(ex.getClass().getSimpleName() + ": " + head, (k) -> new LongAdder())
 				.increment();
