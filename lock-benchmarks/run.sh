@@ -13,6 +13,12 @@
 # BENCH_PEERS=redisson-after-churn runs Redisson after 500 watchdog lock+unlock pairs (see RedissonHolder).
 # `run.sh reactive-wait [N]` runs W8, ReactiveWaitBenchmark (N concurrent reactive acquisitions of one key,
 # default 1000; BENCH_REACTIVE_ROUNDS rounds per peer, default 5) and writes lock-benchmarks/target/reactive-wait.md.
+# `run.sh chaos` runs ChaosRunner: the chaos test's checker (never two bodies inside, no lost update, tokens
+# increasing) on 2 clients x 4 threads of one key per library under connection churn (CLIENT KILL 30-400 ms apart,
+# now and then kill -STOP), for this library, Redisson and Spring Integration (both modes), then for this library
+# also churn plus kill -9 of a holder JVM, a Sentinel failover and a partition through a TCP proxy, each on
+# redis-server processes of its own; CHAOS_SECONDS per run (default 600), CHAOS_PEERS=ours,redisson,si-spin,si-pubsub,
+# CHAOS_FAULTS=churn,holder-kill,failover,partition; appends its table to lock-benchmarks/target/chaos.md.
 # BENCH_MAX_LOAD=1.5 makes every run first wait (up to 20 minutes, polling every minute) for the 1-minute load
 # average to fall under it; the load seen is printed either way.
 set -euo pipefail
@@ -64,6 +70,14 @@ if [ "${1:-}" = reactive-wait ]; then
   java -cp "$classpath" -Xmx1g -Dbench.redis.port="$port" -Dbench.reactive.rounds="${BENCH_REACTIVE_ROUNDS:-5}" \
     -Dbench.reactive.report=lock-benchmarks/target/reactive-wait.md \
     io.github.distributedlock.benchmarks.ReactiveWaitBenchmark "$@"
+  exit
+fi
+if [ "${1:-}" = chaos ]; then
+  wait_for_quiet
+  java -cp "$classpath" -Xmx1g -Dchaos.seconds="${CHAOS_SECONDS:-600}" \
+    -Dchaos.peers="${CHAOS_PEERS:-ours,redisson,si-spin,si-pubsub}" \
+    -Dchaos.faults="${CHAOS_FAULTS:-churn,holder-kill,failover,partition}" \
+    -Dchaos.report=lock-benchmarks/target/chaos.md io.github.distributedlock.benchmarks.ChaosRunner
   exit
 fi
 if [ "${1:-}" = readers ]; then
