@@ -70,7 +70,7 @@ final class ClientParts {
 		this.notifications = new ReleaseNotifications(connectionFactory, keyPrefix, channel, clientId, this.threads.subscriber);
 		this.watchdog = new LeaseWatchdog(threadName, commands, this.events, this.threads.timer);
 		this.releaser = new HoldReleaser(this.holds, this.queues, commands, this.shutdownGrace, this.closed,
-				this.events, this.watchdog);
+				this.events, this.watchdog, this.notifications::disconnects);
 		this.watchdog.setOrphanHandler(this.releaser::releaseOrphan);
 		this.events.setBackground(this.watchdog::runInBackground);
 		this.waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,

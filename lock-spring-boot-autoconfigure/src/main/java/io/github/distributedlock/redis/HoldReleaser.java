@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
@@ -53,11 +54,16 @@ final class HoldReleaser {
 	/** Stops renewing released holds. */
 	private final LeaseWatchdog watchdog;
 
+	/** Counts broken connections (see {@link ReleaseNotifications#disconnects()}). */
+	private final LongSupplier disconnects;
+
 	/**
 	 * @param closed set once the client is closed: a hold released at shutdown is then not released again
 	 */
 	HoldReleaser(ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues, LockCommands commands,
-			ShutdownGrace shutdownGrace, AtomicBoolean closed, HoldEvents events, LeaseWatchdog watchdog) {
+			ShutdownGrace shutdownGrace, AtomicBoolean closed, HoldEvents events, LeaseWatchdog watchdog,
+			LongSupplier disconnects) {
+		this.disconnects = disconnects;
 		this.holds = holds;
 		this.queues = queues;
 		this.commands = commands;
@@ -169,6 +175,7 @@ final class HoldReleaser {
 		LocalWaiter next = (keepMillis <= 0 && queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
 				&& hold.lostReason == null) ? queue.reserveNext() : null;
 		long sentAt = System.nanoTime();
+		long disconnectsAtSend = this.disconnects.getAsLong();
 		CompletableFuture<ScriptExecutor.Pair> released;
 		try {
 			released = (keepMillis > 0) ? this.commands.keep(hold, keepMillis).thenApply((kept) -> new ScriptExecutor.Pair(kept, 0))
@@ -198,6 +205,14 @@ final class HoldReleaser {
 				}
 				throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
 						+ hold.leaseMillis + " ms: " + failure.getMessage(), failure.getCause());
+			}
+			if (reply.result() == LockScripts.NOT_HELD && hold.lostReason == null
+					&& this.disconnects.getAsLong() != disconnectsAtSend && hold.confirmedUntil - sentAt > 0) {
+				// sent while its lease was sure to last, and a connection broke meanwhile: Lettuce sent it again,
+				// and this reply is the second run's, which found the first run's work done
+				logger.debug("Released lock '" + key + "' of " + hold.owner + "; the release ran twice (its connection "
+						+ "broke and it was sent again)");
+				return 0L;
 			}
 			return reply.result();
 		});

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
@@ -76,6 +77,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	private volatile boolean closed;
 
+	/** Counts the connections of the Lettuce client that broke (see {@link #disconnects()}). */
+	private final AtomicLong disconnects = new AtomicLong();
+
 	/** Wakes every waiter when a Lettuce connection is made again, or {@code null}; disposed of on close. */
 	private final @Nullable AutoCloseable reconnects;
 
@@ -120,7 +124,17 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
 			return null;
 		}
-		return LettuceReconnects.listen(connectionFactory, this::wakeAll);
+		return LettuceReconnects.listen(connectionFactory, this::wakeAll, this.disconnects::incrementAndGet);
+	}
+
+	/**
+	 * Counts the connections of the client's Lettuce client that broke so far: a command whose round trip spans
+	 * a change of this number may have been sent twice (Lettuce re-sends what a broken connection did not answer).
+	 * Always 0 with Jedis, which sends nothing twice.
+	 * @return the number of broken connections
+	 */
+	long disconnects() {
+		return this.disconnects.get();
 	}
 
 	/** Wakes every local waiter of every key. */
