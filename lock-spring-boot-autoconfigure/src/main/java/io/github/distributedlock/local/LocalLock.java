@@ -26,6 +26,8 @@ import org.jspecify.annotations.Nullable;
  * when an exclusive holder leaves are admitted together before the next writer (readers are not starved
  * either).</li>
  * <li>The exclusive holder may also take the read lock (a downgrade).</li>
+ * <li>A key in use as a reentrant lock refuses read/write acquisitions, and the other way round, at once
+ * ({@link IllegalStateException}), as Redis does.</li>
  * </ul>
  */
 final class LocalLock {
@@ -71,6 +73,7 @@ final class LocalLock {
 		this.mutex.lock();
 		try {
 			purge(start);
+			checkKind(acquisition);
 			if (canEnter(acquisition, null)) {
 				return enter(acquisition, null);
 			}
@@ -208,6 +211,31 @@ final class LocalLock {
 		}
 		finally {
 			this.mutex.unlock();
+		}
+	}
+
+	/**
+	 * Refuses an acquisition of the other kind than the key's holders or waiters (reentrant vs read/write), as
+	 * the lock scripts do in Redis, where each kind keeps different data in the key: one key is never both.
+	 * @throws IllegalStateException if the key is in use by the other kind of lock
+	 */
+	private void checkKind(Acquisition acquisition) {
+		boolean reentrant = acquisition.type() == LockType.REENTRANT;
+		Boolean inUseAsReentrant = null;
+		if (this.exclusive != null) {
+			inUseAsReentrant = this.exclusive.type == LockType.REENTRANT;
+		}
+		else if (!this.readers.isEmpty() || this.admittedReaders > 0) {
+			inUseAsReentrant = false;
+		}
+		else if (!this.waiters.isEmpty()) {
+			inUseAsReentrant = this.waiters.peekFirst().type == LockType.REENTRANT;
+		}
+		if (inUseAsReentrant != null && inUseAsReentrant != reentrant) {
+			throw new IllegalStateException("Cannot acquire lock '" + acquisition.key() + "' as a "
+					+ (reentrant ? "reentrant lock: its key '" + this.storeKey + "' is held as a read/write lock"
+							: "read/write lock: its key '" + this.storeKey + "' is held as a reentrant lock")
+					+ "; one key cannot be both at once, give each kind of lock keys of its own");
 		}
 	}
 

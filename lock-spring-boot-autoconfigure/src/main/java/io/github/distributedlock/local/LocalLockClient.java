@@ -30,7 +30,9 @@ import org.jspecify.annotations.Nullable;
  * <li>the owner is this client and the calling thread ({@code <client id>:<thread id>}); only the owner
  * releases ({@link IllegalMonitorStateException} otherwise), and the lock is reentrant;</li>
  * <li>read/write locks: shared readers, one writer; the writer may take the read lock (downgrade), a reader
- * asking for the write lock is refused at once ({@link IllegalMonitorStateException}); a waiting writer makes
+ * asking for the write lock is refused at once ({@link IllegalMonitorStateException}); a key held (or waited
+ * for) as a reentrant lock is refused to read/write locks, and the other way round, at once
+ * ({@link IllegalStateException}: one key cannot be both); a waiting writer makes
  * new readers wait (writers are not starved), and the readers waiting when a writer leaves enter before the
  * next writer; exclusive waiters are served first come, first served;</li>
  * <li>leases: an auto-renewed lock never expires while held (nothing needs renewing in one JVM); a lease

@@ -17,12 +17,16 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * The parts of one {@link RedisLockClient} and how they are wired: its holds, local queues, threads, release
  * notifications, watchdog, the acquire and release sides, and the shutdown grace; and the order in which
- * closing stops them. The client is their facade. Thread-safe.
+ * closing stops them. The client is their facade; one set of parts per run of the client (a restart makes new
+ * ones). Thread-safe.
  */
 final class ClientParts {
 
 	/** How long closing waits for the waits in Redis to withdraw (milliseconds): a round trip or two. */
 	private static final long WAITS_END_MILLIS = 2000;
+
+	/** The client's id in this run (see {@link RedisLockClient#getClientId()}). */
+	final String clientId;
 
 	final ConcurrentHashMap<HoldId, Hold> holds = new ConcurrentHashMap<>();
 
@@ -62,6 +66,7 @@ final class ClientParts {
 	 */
 	ClientParts(RedisConnectionFactory connectionFactory, String keyPrefix, String clientId, String channel,
 			@Nullable ReplicaSync replicaSync) {
+		this.clientId = clientId;
 		this.replicaSync = replicaSync;
 		LockCommands commands = new LockCommands(new ScriptExecutor(connectionFactory), channel);
 		String threadName = "distributed-lock-" + clientId.substring(0, 8);

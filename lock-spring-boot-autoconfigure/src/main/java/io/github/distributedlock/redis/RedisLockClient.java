@@ -31,7 +31,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <p>
  * Shutdown: {@link #stop()} (the application context's lifecycle) waits up to the shutdown timeout for
  * running holders to release their locks, renewing them meanwhile, then {@link #close() closes}, releasing
- * what is left with a warning; those holders' releases then throw {@link LockLostException}.
+ * what is left with a warning; those holders' releases then throw {@link LockLostException}. {@link #start()}
+ * after that (a restarted application context) opens the client again, as a new instance with a new client id.
  * <p>
  * Thread-safe.
  */
@@ -50,7 +51,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	/** Default of {@link #setShutdownTimeout(Duration)}. */
 	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
-	private final String clientId = UUID.randomUUID().toString();
+	private final RedisConnectionFactory connectionFactory;
 
 	private final String keyPrefix;
 
@@ -60,7 +61,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final Duration syncTimeout;
 
-	private final ClientParts parts;
+	/** The parts of the current run: made anew by {@link #start()} after a {@link #stop()} (a restart). */
+	private volatile ClientParts parts;
+
+	private volatile LockObserver observer = LockObserver.NONE;
 
 	/** Numbers the owners that are not threads. */
 	private final AtomicLong asyncOwners = new AtomicLong();
@@ -94,13 +98,21 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, int syncReplicas,
 			Duration syncTimeout) {
-		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
 		ReplicaSync replicaSync = ReplicaSync.of(connectionFactory, syncReplicas, syncTimeout);
 		this.syncReplicas = syncReplicas;
 		this.syncTimeout = syncTimeout;
 		this.channel = channel(keyPrefix);
-		this.parts = new ClientParts(connectionFactory, keyPrefix, this.clientId, this.channel, replicaSync);
+		this.parts = newParts(replicaSync);
+	}
+
+	/** Makes the parts of a run, under a new client id: nothing of an earlier run can be taken for its own. */
+	private ClientParts newParts(@Nullable ReplicaSync replicaSync) {
+		ClientParts parts = new ClientParts(this.connectionFactory, this.keyPrefix, UUID.randomUUID().toString(),
+				this.channel, replicaSync);
+		parts.events.setObserver(this.observer);
+		return parts;
 	}
 
 	/**
@@ -122,7 +134,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * {@link LockObserver#NONE} by default. Acquisitions and releases are also logged at DEBUG, losses at WARN.
 	 * @param observer the observer; {@link LockObserver#of} combines several
 	 */
-	public void setLockObserver(LockObserver observer) {
+	public synchronized void setLockObserver(LockObserver observer) {
+		this.observer = Objects.requireNonNull(observer, "observer must not be null");
 		this.parts.events.setObserver(observer);
 	}
 
@@ -131,9 +144,12 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		return this.parts.heldLocks();
 	}
 
+	/**
+	 * {@inheritDoc} A new one after each restart ({@link #stop()}, then {@link #start()}).
+	 */
 	@Override
 	public String getClientId() {
-		return this.clientId;
+		return this.parts.clientId;
 	}
 
 	/**
@@ -186,9 +202,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
 			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		Hold hold = start(key, type, lease, autoRenew, holdAtLeast, timeout, Thread.currentThread().getId(),
+		ClientParts parts = this.parts;
+		Hold hold = start(parts, key, type, lease, autoRenew, holdAtLeast, timeout, Thread.currentThread().getId(),
 				Thread.currentThread()).await(interruptible);
-		return (hold != null) ? RedisLockHandle.open(this.parts.releaser, hold) : null;
+		return (hold != null) ? RedisLockHandle.open(parts.releaser, hold) : null;
 	}
 
 	/**
@@ -198,7 +215,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
 			boolean interruptible) throws InterruptedException {
-		return start(key, type, lease, autoRenew, Duration.ZERO, timeout, Thread.currentThread().getId(),
+		return start(this.parts, key, type, lease, autoRenew, Duration.ZERO, timeout, Thread.currentThread().getId(),
 				Thread.currentThread()).await(interruptible) != null;
 	}
 
@@ -217,30 +234,32 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			return CompletableFuture.failedFuture(
 					new IllegalArgumentException("Owner " + owner + " is not from newAsyncOwner()"));
 		}
+		ClientParts parts = this.parts;
 		Acquisition acquisition;
 		try {
-			acquisition = start(key, type, lease, autoRenew, holdAtLeast, timeout, owner, null);
+			acquisition = start(parts, key, type, lease, autoRenew, holdAtLeast, timeout, owner, null);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
-		return RedisLockHandle.whenAcquired(acquisition, this.parts.releaser);
+		return RedisLockHandle.whenAcquired(acquisition, parts.releaser);
 	}
 
-	private Acquisition start(String key, LockType type, Duration lease, boolean autoRenew, Duration holdAtLeast,
-			@Nullable Duration timeout, long owner, @Nullable Thread thread) {
-		this.parts.checkOpen();
-		return this.parts.acquirer.acquire(key, type, lease, autoRenew, holdAtLeast, timeout, owner, thread);
+	private static Acquisition start(ClientParts parts, String key, LockType type, Duration lease, boolean autoRenew,
+			Duration holdAtLeast, @Nullable Duration timeout, long owner, @Nullable Thread thread) {
+		parts.checkOpen();
+		return parts.acquirer.acquire(key, type, lease, autoRenew, holdAtLeast, timeout, owner, thread);
 	}
 
 	@Override
 	public void release(String key, LockType type) {
-		Hold hold = this.parts.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
+		ClientParts parts = this.parts;
+		Hold hold = parts.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
 		if (hold == null) {
 			throw new IllegalMonitorStateException(
 					"Lock '" + key + "' (" + type + ") is not held by the current thread, so it cannot release it");
 		}
-		ScriptExecutor.await(this.parts.releaser.release(hold, false));
+		ScriptExecutor.await(parts.releaser.release(hold, false));
 	}
 
 	/**
@@ -310,10 +329,16 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Does nothing: the client is ready when constructed.
+	 * Starts the client again after {@link #stop()} or {@link #close()} (an application context restarted, or
+	 * restored from a checkpoint): with a new client id, renewal, listening and threads of its own; handles of
+	 * the earlier run stay lost. Does nothing while the client is open: it is ready when constructed.
+	 * @throws IllegalArgumentException if replica sync is on and can no longer be set up (see the constructor)
 	 */
 	@Override
-	public void start() {
+	public synchronized void start() {
+		if (this.parts.closed.get()) {
+			this.parts = newParts(ReplicaSync.of(this.connectionFactory, this.syncReplicas, this.syncTimeout));
+		}
 	}
 
 	/**
@@ -324,9 +349,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public void stop() {
-		if (!this.parts.closed.get()) {
-			this.parts.shutdownGrace.await(this.shutdownTimeout);
-			close();
+		ClientParts parts = this.parts;
+		if (!parts.closed.get()) {
+			parts.shutdownGrace.await(this.shutdownTimeout);
+			parts.close();
 		}
 	}
 

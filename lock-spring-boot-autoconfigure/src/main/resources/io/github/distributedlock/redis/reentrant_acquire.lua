@@ -5,9 +5,9 @@
 -- ARGV[2]: lease in milliseconds (the key's TTL)
 -- ARGV[3]: "1" when the owner believes it already holds the lock (a re-entry), "0" otherwise
 -- ARGV[4]: how long the owner will wait at most before it tries again, in milliseconds (it also tries again
---          when the holder's lease ends, 100 ms for a key without TTL): when the lock is held, a positive
---          value queues the owner for it, or refreshes its entry and keeps its place, until then plus
---          RL_ENTRY_SLACK; 0 (a try without waiting) does not
+--          when the holder's lease ends): when the lock is held, a positive value queues the owner for it, or
+--          refreshes its entry and keeps its place, until then plus RL_ENTRY_SLACK; 0 (a try without waiting)
+--          does not; nor does a key without TTL (-4), which its waiters try again every 100 ms instead
 -- ARGV[5]: with a positive ARGV[4]: the number the owner's client gave this wait (echoed by its grant)
 -- Returns {result, token}: result -1 when acquired or re-entered (also when it had been granted to the owner
 --         already), with a new fencing token when acquired (not for a re-entry: token 0, the outer hold's counts);
@@ -40,6 +40,11 @@ if redis.call('hexists', KEYS[1], '~rw') == 1 then
     return { -5, 0 }
 end
 local pttl = redis.call('pttl', KEYS[1])
+-- PTTL's -1 (no TTL) would read as "acquired"; and no waiter entry goes into such a key: it would stay for ever
+-- once its waiter died (the key never expires), in a key this library may not even have written
+if pttl < 0 then
+    return { -4, 0 }
+end
 local wait = tonumber(ARGV[4])
 if wait > 0 then
     -- the waiter tries again when the holder's lease ends at the latest (a crashed holder publishes nothing)
@@ -54,9 +59,5 @@ if wait > 0 then
     local asks = math.min(wait, (pttl >= 0) and pttl or 100)
     redis.call('hset', KEYS[1], entry, string.format('%s:%d:%d:%s', since, nowMs + asks + RL_ENTRY_SLACK, lease,
         ARGV[5]))
-end
--- PTTL's -1 (no TTL) would read as "acquired"
-if pttl < 0 then
-    return { -4, 0 }
 end
 return { pttl, 0 }

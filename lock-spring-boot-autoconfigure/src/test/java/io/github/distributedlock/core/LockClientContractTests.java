@@ -25,7 +25,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The semantics every {@link LockClient} keeps, as README's "How the locks behave", "Read/write locks",
- * "Fencing tokens and lock handles" and "Minimum hold" describe them; each store runs them through a subclass.
+ * "Fencing tokens and lock handles" and "Minimum hold" describe them, and what each refuses (one key is one kind
+ * of lock); each store runs them through a subclass, so the local store passes only what Redis passes.
  * Two clients of one store stand for two instances of an application.
  */
 @SuppressWarnings("try") // a resource that only holds a lock for the block is not referenced in it
@@ -388,6 +389,90 @@ public abstract class LockClientContractTests {
 			}
 		}
 		assertThat(tokens).isSorted().doesNotHaveDuplicates().allMatch((token) -> token > 0);
+	}
+
+	@Test
+	void aKeyIsOneKindOfLockAndTheOtherKindIsRefusedAtOnceWhoeverAsks() throws Exception {
+		LockHandle reentrant = acquire(this.first, LockType.REENTRANT, LEASE, true, Duration.ZERO);
+		assertThat(reentrant).isNotNull();
+		assertRefused(this.first, LockType.READ, "held as a reentrant lock");
+		assertRefused(this.second, LockType.WRITE, "held as a reentrant lock");
+		assertRefused(this.second, LockType.READ, "held as a reentrant lock");
+		assertThat(reentrant.isLost()).isFalse();
+		reentrant.close();
+		assertThat(isGone(this.key)).isTrue();
+		LockHandle write = acquire(this.first, LockType.WRITE, LEASE, true, Duration.ZERO);
+		assertThat(write).isNotNull();
+		assertRefused(this.first, LockType.REENTRANT, "held as a read/write lock");
+		assertRefused(this.second, LockType.REENTRANT, "held as a read/write lock");
+		write.close();
+		LockHandle read = acquire(this.second, LockType.READ, LEASE, true, Duration.ZERO);
+		assertThat(read).isNotNull();
+		assertRefused(this.first, LockType.REENTRANT, "held as a read/write lock");
+		read.close();
+		assertThat(isGone(this.key)).isTrue();
+		assertThat(triesOnce(this.first, LockType.REENTRANT)).as("free again, for either kind").isTrue();
+	}
+
+	/** An acquisition that waits up to 10 s is refused, at once. */
+	private void assertRefused(LockClient client, LockType type, String heldAs) {
+		long start = System.nanoTime();
+		assertThatThrownBy(() -> acquire(client, type, LEASE, true, Duration.ofSeconds(10)))
+			.isInstanceOf(IllegalStateException.class)
+			.hasMessageContaining("'" + this.key + "'")
+			.hasMessageContaining(heldAs);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).as("refused, not waited for")
+			.isLessThan(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void aDowngradeAndEachNewReaderGetGreaterTokens() throws Exception {
+		LockHandle write = acquire(this.first, LockType.WRITE, LEASE, true, Duration.ZERO);
+		LockHandle downgrade = acquire(this.first, LockType.READ, LEASE, true, Duration.ZERO);
+		write.close();
+		LockHandle other = acquire(this.second, LockType.READ, LEASE, true, Duration.ZERO);
+		assertThat(List.of(write.fencingToken(), downgrade.fencingToken(), other.fencingToken())).isSorted()
+			.doesNotHaveDuplicates()
+			.allMatch((token) -> token > 0);
+		downgrade.close();
+		other.close();
+		assertThat(isGone(this.key)).isTrue();
+	}
+
+	@Test
+	void aMinimumHoldOfAWriteLockKeepsReadersAndWritersOutAfterAnEarlyRelease() throws Exception {
+		long start = System.nanoTime();
+		LockHandle write = this.first.acquire(this.key, LockType.WRITE, LEASE, true, Duration.ofMillis(800),
+				Duration.ZERO, true);
+		assertThat(write).isNotNull();
+		write.close();
+		assertThat(triesOnce(this.first, LockType.WRITE)).as("not even the same thread").isFalse();
+		assertThat(triesOnce(this.second, LockType.READ)).isFalse();
+		LockHandle read = acquire(this.second, LockType.READ, LEASE, true, Duration.ofSeconds(30));
+		assertThat(read).isNotNull();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(700),
+				Duration.ofSeconds(PATIENCE_SECONDS));
+		assertThat(read.fencingToken()).isGreaterThan(write.fencingToken());
+		read.close();
+		assertThat(isGone(this.key)).isTrue();
+	}
+
+	@Test
+	void aMinimumHoldOfAReadLockKeepsWritersOutButNotReaders() throws Exception {
+		long start = System.nanoTime();
+		LockHandle read = this.first.acquire(this.key, LockType.READ, LEASE, true, Duration.ofMillis(800),
+				Duration.ZERO, true);
+		assertThat(read).isNotNull();
+		read.close();
+		assertThat(triesOnce(this.second, LockType.READ)).as("readers still share").isTrue();
+		assertThat(triesOnce(this.second, LockType.WRITE)).isFalse();
+		assertRefused(this.second, LockType.REENTRANT, "held as a read/write lock");
+		LockHandle write = acquire(this.second, LockType.WRITE, LEASE, true, Duration.ofSeconds(30));
+		assertThat(write).isNotNull();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isBetween(Duration.ofMillis(700),
+				Duration.ofSeconds(PATIENCE_SECONDS));
+		write.close();
+		assertThat(isGone(this.key)).isTrue();
 	}
 
 	@Test

@@ -5,6 +5,7 @@ import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -16,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A waiting writer whose JVM is killed ({@code kill -9}) while readers hold the lock: its claim, which makes new
- * readers wait behind it, ends within seconds, not with its lease (issue 14, item 2).
+ * A waiter whose JVM is killed ({@code kill -9}): a waiting writer's claim, which makes new readers wait behind
+ * it, ends within seconds, not with its lease (issue 14, item 2); a waiter on a key without TTL leaves nothing in
+ * it.
  */
 class DeadWaiterTests {
 
@@ -65,6 +67,43 @@ class DeadWaiterTests {
 			}
 			first.close();
 			second.close();
+		}
+	}
+
+	/**
+	 * A key without TTL (not written by this library, or made persistent) never expires: a waiter must write
+	 * nothing into it, or the entry of a waiter that died would stay there for ever (issue 18, a bullet "found by
+	 * reading": confirmed, and fixed in {@code reentrant_acquire.lua}).
+	 */
+	@Test
+	void aKilledWaiterLeavesNothingInAKeyWithoutTtl() throws Exception {
+		String key = "persistent:" + UUID.randomUUID();
+		String redisKey = "lock:" + key;
+		SharedRedis.redis().opsForHash().put(redisKey, "someone", "1");
+		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
+		Process waiter = null;
+		try {
+			waiter = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+					LockHolderMain.class.getName(), Integer.toString(SharedRedis.server().port()), key, "30000",
+					"REENTRANT", "60000")
+				.redirectErrorStream(true)
+				.start();
+			BufferedReader out = new BufferedReader(new InputStreamReader(waiter.getInputStream(), StandardCharsets.UTF_8));
+			assertThat(out.readLine()).startsWith("WAITING ");
+			// it tries every 100 ms meanwhile
+			await().during(Duration.ofMillis(1500))
+				.atMost(Duration.ofSeconds(5))
+				.until(() -> SharedRedis.redis().opsForHash().keys(redisKey), (fields) -> fields.equals(Set.of("someone")));
+			waiter.destroyForcibly();
+			assertThat(waiter.waitFor(10, TimeUnit.SECONDS)).isTrue();
+			assertThat(SharedRedis.redis().opsForHash().keys(redisKey)).containsExactly("someone");
+			assertThat(SharedRedis.redis().getExpire(redisKey)).as("still without TTL").isEqualTo(-1);
+		}
+		finally {
+			if (waiter != null) {
+				waiter.destroyForcibly();
+			}
+			SharedRedis.redis().delete(redisKey);
 		}
 	}
 
