@@ -11,9 +11,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.redis.RedisAccessProbe;
 import io.github.distributedlock.test.LockApplications;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -62,6 +64,32 @@ class MisconfiguredConnectionTests {
 	@ValueSource(strings = { "lettuce", "jedis" })
 	void tlsAgainstAPlaintextPortIsBounded(String client) {
 		assertBounded(runner(client, SharedRedis.server().port(), "spring.data.redis.ssl.enabled=true"));
+	}
+
+	/**
+	 * With Spring Boot's default timeouts (a command timeout of a minute, Lettuce's connect timeout of 10 s), as
+	 * in the issue: a call took three handshake timeouts (30 s), the startup waited for the subscription's.
+	 */
+	@Test
+	void tlsAgainstAPlaintextPortWithBootsDefaultTimeoutsTakesOneHandshakeTimeoutAtMost() {
+		Duration handshakeTimeout = Duration.ofSeconds(10);
+		ApplicationContextRunner runner = LockApplications
+			.runner("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + SharedRedis.server().port(),
+					"spring.data.redis.ssl.enabled=true")
+			.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class));
+		long starting = System.nanoTime();
+		runner.run((context) -> {
+			Duration startup = Duration.ofNanos(System.nanoTime() - starting);
+			assertThat(context).hasNotFailed();
+			// the permission check gives up after RedisAccessProbe.MAX_WAIT; the subscription is not waited for
+			assertThat(startup).as("startup").isLessThan(RedisAccessProbe.MAX_WAIT.plus(MARGIN).plus(MARGIN));
+			long calling = System.nanoTime();
+			DistributedLockException failure = catchThrowableOfType(DistributedLockException.class,
+					() -> LockApplications.template(context).execute(definition(), () -> "ran"));
+			Duration took = Duration.ofNanos(System.nanoTime() - calling);
+			assertThat(failure).isNotNull();
+			assertThat(took).as(failure.getMessage()).isLessThan(handshakeTimeout.plus(ACQUIRE_TIMEOUT).plus(MARGIN));
+		});
 	}
 
 	@ParameterizedTest
