@@ -28,8 +28,9 @@ public class DistributedLockProperties {
 	private boolean enabled = true;
 
 	/**
-	 * Prefix of the Redis key of every lock; release notifications use the channel
-	 * '<key-prefix>__released'.
+	 * Prefix of the Redis key of every lock; release notifications use the channels
+	 * '<key-prefix>__released' and '<key-prefix>__released:<client id>', so that an ACL user needs only the key
+	 * pattern '~<key-prefix>*' and the channel pattern '&<key-prefix>*'.
 	 */
 	private String keyPrefix = "lock:";
 

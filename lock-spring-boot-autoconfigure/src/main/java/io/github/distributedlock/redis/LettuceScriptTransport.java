@@ -16,12 +16,14 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.script.RedisScript;
 
@@ -31,8 +33,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * waits for a reply, which completes the future on Lettuce's I/O thread. Commands time out after the
  * connection's command timeout ({@code spring.data.redis.timeout}), as Lettuce's timeout options (on by default)
  * make them. Scripts sent one after another are pipelined by Lettuce. While the shared connection is not open,
- * it is made on a thread of its own and a command waits for it at most one command timeout, then fails having run
- * nothing: a connect that hangs (a TLS handshake against a plaintext port, a server that never answers) may take
+ * it is made on a thread of its own and a command waits for it at most one command timeout (or one connect timeout
+ * when shorter), then fails having run nothing: a connect that hangs (a TLS handshake against a plaintext port, a server that never answers) may take
  * Lettuce's connect timeout several times over, and must not hold the caller longer than a command would.
  * Thread-safe.
  */
@@ -73,14 +75,28 @@ final class LettuceScriptTransport implements ScriptTransport {
 		if (current != null && isOpen(current)) {
 			return command.apply(current);
 		}
-		Duration timeout = this.connectionFactory.getClientConfiguration().getCommandTimeout();
+		Duration timeout = connectWait();
 		return connect().copy()
 			.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
 			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture((ex instanceof TimeoutException)
-					? new RedisFailures.NotConnectedException("No connection to Redis within the command timeout ("
-							+ timeout.toMillis() + " ms); nothing was sent")
+					? new RedisFailures.NotConnectedException("No connection to Redis within " + timeout.toMillis()
+							+ " ms (the command timeout or the connect timeout, the shorter); nothing was sent")
 					: ex))
 			.thenCompose(command);
+	}
+
+	/**
+	 * How long a command waits for the connection: the command timeout, or the connect timeout when that is
+	 * shorter (Spring Data Redis may try to connect more than once before it gives up, each up to the connect
+	 * timeout).
+	 */
+	private Duration connectWait() {
+		LettuceClientConfiguration configuration = this.connectionFactory.getClientConfiguration();
+		Duration timeout = configuration.getCommandTimeout();
+		Duration connectTimeout = configuration.getClientOptions()
+			.map((options) -> options.getSocketOptions().getConnectTimeout())
+			.orElse(SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION);
+		return (connectTimeout.compareTo(timeout) < 0) ? connectTimeout : timeout;
 	}
 
 	/** Starts a connect unless one is in progress. */

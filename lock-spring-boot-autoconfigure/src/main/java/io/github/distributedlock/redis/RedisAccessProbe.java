@@ -1,10 +1,15 @@
 package io.github.distributedlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -28,6 +33,9 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  */
 public final class RedisAccessProbe {
 
+	/** How long {@link #check()} waits for Redis at most. */
+	public static final Duration MAX_WAIT = Duration.ofSeconds(5);
+
 	private static final Log logger = LogFactory.getLog(RedisAccessProbe.class);
 
 	private final RedisConnectionFactory connectionFactory;
@@ -48,11 +56,40 @@ public final class RedisAccessProbe {
 	}
 
 	/**
-	 * Runs the check; takes a few round trips, and at most about two command timeouts when Redis does not
-	 * answer.
+	 * Runs the check; takes a few round trips. Waits at most {@link #MAX_WAIT} for it: a connection that hangs
+	 * (a TLS handshake against a plaintext port, a server that never answers) must not hold up the startup, and
+	 * then nothing is checked.
 	 * @throws MissingRedisPermissionException if Redis refused something the locks need
 	 */
 	public void check() {
+		CompletableFuture<Void> checked = new CompletableFuture<>();
+		Thread thread = new Thread(() -> {
+			try {
+				checkNow();
+				checked.complete(null);
+			}
+			catch (RuntimeException ex) {
+				checked.completeExceptionally(ex);
+			}
+		}, "distributed-lock-probe");
+		thread.setDaemon(true);
+		thread.start();
+		try {
+			checked.get(MAX_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			throw ScriptExecutor.unwrap(ex);
+		}
+		catch (TimeoutException ex) {
+			logger.info("Redis did not answer the check of its user's permissions within " + MAX_WAIT.toSeconds()
+					+ " s; the startup goes on without it");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private void checkNow() {
 		List<String> refusals = new ArrayList<>();
 		ScriptTransport transport = ScriptTransport.of(this.connectionFactory);
 		byte[][] keysAndArgs = { bytes(this.keyPrefix + "__probe"), bytes(this.channel), bytes(this.channel + ":probe") };

@@ -16,6 +16,14 @@ final class RedisFailures {
 	/** Lettuce's failure to connect, compared by name so that Jedis users need not have Lettuce. */
 	private static final String LETTUCE_CONNECTION_EXCEPTION = "io.lettuce.core.RedisConnectionException";
 
+	/**
+	 * How the clients and Spring Data Redis say that a connection could not be had (Spring Data Redis's
+	 * connection factories when they get one, Jedis when it connects or its pool gives none); a command that
+	 * failed on a connection that was made says otherwise.
+	 */
+	private static final String[] NOT_CONNECTED = { "Unable to connect to Redis", "Cannot get Jedis connection",
+			"Failed to connect to", "Could not get a resource from the pool" };
+
 	private RedisFailures() {
 	}
 
@@ -53,6 +61,13 @@ final class RedisFailures {
 					|| (message != null && (message.startsWith("NOPERM") || message.startsWith("WRONGPASS")
 							|| message.startsWith("NOAUTH")))) {
 				return true;
+			}
+			if (message != null) {
+				for (String notConnected : NOT_CONNECTED) {
+					if (message.startsWith(notConnected)) {
+						return true;
+					}
+				}
 			}
 		}
 		return false;

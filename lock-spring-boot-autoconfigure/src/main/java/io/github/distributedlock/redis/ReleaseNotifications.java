@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
@@ -70,6 +71,8 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	private final String keyPrefix;
 
+	private final RedisConnectionFactory connectionFactory;
+
 	private volatile long nextAttempt;
 
 	/** Failed attempts since the subscription was last made; changed under {@link #subscribing}. */
@@ -94,6 +97,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	ReleaseNotifications(RedisConnectionFactory connectionFactory, String keyPrefix, String channel, String clientId,
 			ScheduledExecutorService scheduler) {
 		this.keyPrefix = keyPrefix;
+		this.connectionFactory = connectionFactory;
 		this.channel = channel;
 		this.grantChannel = channel + ":" + clientId;
 		this.container = new RedisMessageListenerContainer();
@@ -167,6 +171,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 			if (!this.closed && !this.container.isListening()) {
 				// a failed or lost subscription leaves the container 'started': reset it first
 				this.container.stop();
+				checkConnection();
 				this.container.start();
 				subscribed();
 			}
@@ -177,6 +182,22 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		}
 		finally {
 			this.subscribing.unlock();
+		}
+	}
+
+	/**
+	 * Fails when no connection can be had, before the container tries: the container logs each failed attempt
+	 * as an ERROR with a stack trace, and this class's own WARN (once per series) is enough. A user that may
+	 * not PING still has a connection.
+	 */
+	private void checkConnection() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			connection.ping();
+		}
+		catch (RuntimeException ex) {
+			if (!RedisFailures.isPermissionDenied(ex)) {
+				throw ex;
+			}
 		}
 	}
 

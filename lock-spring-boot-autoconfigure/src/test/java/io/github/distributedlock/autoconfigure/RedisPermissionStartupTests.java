@@ -159,6 +159,7 @@ class RedisPermissionStartupTests {
 			// the retries in the next seconds are quiet
 			Thread.sleep(3500);
 			assertThat(warnings(output)).singleElement().asString().contains("WRONGPASS");
+			assertThat(output).doesNotContain("SubscriptionTask aborted");
 		});
 	}
 
@@ -171,6 +172,7 @@ class RedisPermissionStartupTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> output.getOut().contains("PKIX path building failed"));
 			Thread.sleep(3500);
 			assertThat(warnings(output)).singleElement().asString().contains("PKIX path building failed");
+			assertThat(output).doesNotContain("SubscriptionTask aborted");
 		});
 	}
 
