@@ -28,6 +28,11 @@ public final class ChaosHolder {
 	private ChaosHolder() {
 	}
 
+	/**
+	 * Contends for the lock until killed, or until its standard input ends.
+	 * @param args the Redis port on 127.0.0.1, and the lock key (without the {@code lock:} prefix)
+	 * @throws Exception never on purpose: failed acquisitions and releases are tried again or left to the lease
+	 */
 	public static void main(String[] args) throws Exception {
 		ChaosRunner.logOnly(Level.OFF);
 		LettuceConnectionFactory factory = ChaosPeer

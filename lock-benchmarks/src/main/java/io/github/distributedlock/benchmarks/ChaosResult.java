@@ -26,7 +26,7 @@ record ChaosResult(String fault, String peer, ExclusionChecker checker, String i
 	static String table(List<ChaosResult> results, String when) {
 		StringBuilder table = new StringBuilder("Chaos run: ").append(when).append("\n\n")
 			.append("| fault | peer | calls | bodies | bodies/s | failed calls | overlaps | lost updates "
-					+ "| token regressions | longest gap between bodies | recovery after a fault, median / max | "
+					+ "| token regressions | longest gap between bodies | recovery after a fault, median (lower) / max | "
 					+ "injected | most frequent failure |\n")
 			.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n");
 		for (ChaosResult result : results) {
@@ -48,7 +48,7 @@ record ChaosResult(String fault, String peer, ExclusionChecker checker, String i
 		}
 		List<Long> sorted = new ArrayList<>(this.recoveries);
 		Collections.sort(sorted);
-		return String.format("%,d / %,d ms", sorted.get(sorted.size() / 2), sorted.get(sorted.size() - 1));
+		return String.format("%,d / %,d ms", sorted.get((sorted.size() - 1) / 2), sorted.get(sorted.size() - 1));
 	}
 
 }

@@ -14,7 +14,6 @@ import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongSupplier;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
@@ -59,6 +58,12 @@ public final class ChaosRunner {
 	private ChaosRunner() {
 	}
 
+	/**
+	 * Runs the chaos runs the system properties name, one after another, prints each run's summary and the
+	 * table, and appends the table to the report.
+	 * @param args none
+	 * @throws Exception if a run could not be set up (no {@code redis-server} on PATH, for one)
+	 */
 	public static void main(String[] args) throws Exception {
 		logOnly(Level.OFF);
 		Duration runFor = Duration.ofSeconds(Long.getLong("chaos.seconds", 600));
@@ -101,15 +106,13 @@ public final class ChaosRunner {
 				HolderJvm holder = killHolders ? new HolderJvm(server.port(), key, checker) : null;
 				ConnectionChurn churn = ConnectionChurn.start(server)) {
 			long deadline = System.nanoTime() + runFor.toNanos();
-			Thread faults = (holder == null) ? null : faults(deadline, 5, 15, checker, recoveries, () -> {
-				awaitHolding(holder);
-				long killed = System.nanoTime();
-				if (holder.kill()) {
-					killsWhileHolding.incrementAndGet();
-				}
-				holder.restart();
-				return killed;
-			});
+			Thread faults = (holder == null) ? null
+					: faults(deadline, 5, 15, checker, recoveries, () -> awaitHolding(holder), () -> {
+						if (holder.kill()) {
+							killsWhileHolding.incrementAndGet();
+						}
+						holder.restart();
+					});
 			workload(peer, key, checker, deadline);
 			join(faults);
 			String injected = churn + ((holder == null) ? "" : ", holder JVM holds=" + holder.holds()
@@ -132,10 +135,7 @@ public final class ChaosRunner {
 				RedisServer primary = topology.primary();
 				primary.cli("CLIENT", "PAUSE", "10000", "WRITE");
 				awaitReplicasHaveEverything(primary);
-				long killed = System.nanoTime();
-				topology.killPrimaryAndAwaitFailover(Duration.ofSeconds(30));
-				return killed;
-			});
+			}, () -> topology.killPrimaryAndAwaitFailover(Duration.ofSeconds(30)));
 			workload(peer, key, checker, deadline);
 			join(faults);
 			return new ChaosResult("Sentinel failover (kill -9 of the primary)", "ours", checker,
@@ -155,13 +155,12 @@ public final class ChaosRunner {
 						new RedisStandaloneConfiguration("127.0.0.1", second.port())))) {
 			long deadline = System.nanoTime() + runFor.toNanos();
 			Thread faults = faults(deadline, 8, 15, checker, recoveries, () -> {
+			}, () -> {
 				TcpProxy cut = ThreadLocalRandom.current().nextBoolean() ? first : second;
 				cut.partition();
-				long start = System.nanoTime();
 				// the split's length: the workload of this fault, not synchronisation
 				LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(3000, 5001) * 1_000_000);
 				cut.heal();
-				return start;
 			});
 			workload(peer, key, checker, deadline);
 			join(faults);
@@ -183,11 +182,12 @@ public final class ChaosRunner {
 	}
 
 	/**
-	 * Starts a thread that injects a fault every {@code minSeconds}–{@code maxSeconds} until the deadline, and
-	 * records the milliseconds from each fault to the next body that entered.
+	 * Starts a thread that injects a fault every {@code minSeconds}–{@code maxSeconds} until the deadline: it
+	 * runs {@code prepare}, then {@code inject} (which may wait, for a promotion or a partition's end), and
+	 * records the milliseconds from the start of {@code inject} to the first body that entered after it.
 	 */
 	private static Thread faults(long deadline, int minSeconds, int maxSeconds, ExclusionChecker checker,
-			List<Long> recoveries, LongSupplier inject) {
+			List<Long> recoveries, Runnable prepare, Runnable inject) {
 		Thread thread = new Thread(() -> {
 			while (true) {
 				long next = System.nanoTime() + ThreadLocalRandom.current().nextLong(minSeconds, maxSeconds + 1) * 1_000_000_000L;
@@ -196,17 +196,33 @@ public final class ChaosRunner {
 				if (next - deadline > -5_000_000_000L) {
 					return;
 				}
-				long fault = inject.getAsLong();
-				long giveUp = fault + 60_000_000_000L;
-				while (checker.lastEnteredNanos() - fault < 0 && System.nanoTime() - giveUp < 0) {
-					LockSupport.parkNanos(1_000_000);
+				prepare.run();
+				long fault = System.nanoTime();
+				Thread watch = new Thread(() -> recoveries.add(awaitEntryAfter(checker, fault)), "chaos-recovery");
+				watch.setDaemon(true);
+				watch.start();
+				inject.run();
+				try {
+					watch.join(60_000);
 				}
-				recoveries.add((checker.lastEnteredNanos() - fault) / 1_000_000);
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
 			}
 		}, "chaos-faults");
 		thread.setDaemon(true);
 		thread.start();
 		return thread;
+	}
+
+	/** Polls every millisecond until a body entered after {@code fault}; returns the milliseconds to it. */
+	private static long awaitEntryAfter(ExclusionChecker checker, long fault) {
+		long giveUp = fault + 60_000_000_000L;
+		while (checker.lastEnteredNanos() - fault <= 0 && System.nanoTime() - giveUp < 0) {
+			LockSupport.parkNanos(1_000_000);
+		}
+		return (checker.lastEnteredNanos() - fault) / 1_000_000;
 	}
 
 	private static void awaitHolding(HolderJvm holder) {
