@@ -26,7 +26,7 @@ final class LeaseRenewer {
 	 * The shortest gap between two tries to renew a lock after a failure, in milliseconds, for leases of 500 ms
 	 * and more: at most 20 tries a second per lock near the end of its lease (see {@link #retryGapNanos(long)}).
 	 */
-	static final long MAX_RETRY_GAP_MILLIS = 50;
+	static final long RETRY_GAP_MILLIS = 50;
 
 	private final LockCommands commands;
 
@@ -115,7 +115,7 @@ final class LeaseRenewer {
 	}
 
 	/**
-	 * The shortest time between two tries to renew one lock after a failure: {@link #MAX_RETRY_GAP_MILLIS}, or a
+	 * The shortest time between two tries to renew one lock after a failure: {@link #RETRY_GAP_MILLIS}, or a
 	 * tenth of the lease if that is shorter (at least 10 ms, as an auto-renewed lease is at least 100 ms). A
 	 * third of what is left alone shrinks towards nothing near the end of the lease: about a thousand tries a
 	 * second for each lock while Redis refused them all.
@@ -123,7 +123,7 @@ final class LeaseRenewer {
 	 * @return the gap in nanoseconds
 	 */
 	static long retryGapNanos(long leaseMillis) {
-		return TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(MAX_RETRY_GAP_MILLIS, leaseMillis / 10)));
+		return TimeUnit.MILLISECONDS.toNanos(Math.max(1, Math.min(RETRY_GAP_MILLIS, leaseMillis / 10)));
 	}
 
 	private void renewalFailed(Hold hold, RuntimeException ex) {

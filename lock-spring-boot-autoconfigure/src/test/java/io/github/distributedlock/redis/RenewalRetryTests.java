@@ -25,7 +25,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * A renewal that fails is retried while the lease lasts, but not ever faster towards its end: no more than one
- * try every {@link LeaseRenewer#MAX_RETRY_GAP_MILLIS} ms per lock (issue 18, item 5). The renewals fail for real:
+ * try every {@link LeaseRenewer#RETRY_GAP_MILLIS} ms per lock (issue 18, item 5). The renewals fail for real:
  * the lock's key is overwritten with a string, on which the renewal script fails with WRONGTYPE.
  */
 class RenewalRetryTests {
