@@ -12,8 +12,10 @@ public class MissingRedisPermissionException extends DistributedLockException {
 
 	private static final long serialVersionUID = 1L;
 
+	/** What Redis refused, each the operation and Redis's own words. */
 	private final List<String> refusals;
 
+	/** The ACL rule that gives the user what the locks need. */
 	private final String aclRule;
 
 	/**

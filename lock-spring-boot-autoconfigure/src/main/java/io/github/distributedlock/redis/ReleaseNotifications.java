@@ -43,7 +43,8 @@ import org.springframework.util.backoff.FixedBackOff;
  * the only recovery, the container's own is off (its retries run recursively on the caller's thread). Failed
  * attempts back off (1 s, doubling, at most {@link #MAX_RETRY_NANOS}); the first failure of a series is one WARN
  * with the root cause's own words ({@code WRONGPASS ...}, {@code PKIX path building failed ...}), the next are
- * counted at DEBUG, and the subscription that ends the series says at INFO how many attempts failed.
+ * counted at DEBUG, and the subscription that ends the series says at INFO how many attempts failed. A waiter that
+ * registers brings the next attempt forward, to a second after the last one.
  * Thread-safe.
  */
 final class ReleaseNotifications implements MessageListener, AutoCloseable {
@@ -74,6 +75,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	private final RedisConnectionFactory connectionFactory;
 
 	private volatile long nextAttempt;
+
+	/** When the last attempt started ({@link System#nanoTime()}). */
+	private volatile long lastAttempt;
 
 	/** Failed attempts since the subscription was last made; changed under {@link #subscribing}. */
 	private int failures;
@@ -115,6 +119,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		this.scheduler = scheduler;
 		this.nextAttempt = System.nanoTime();
 		this.reconnects = listenForReconnects(connectionFactory);
+		this.lastAttempt = this.nextAttempt - RETRY_NANOS;
 		// not on the caller's thread: an application's startup must not wait for a connect attempt
 		scheduler.execute(this::subscribe);
 		scheduler.scheduleWithFixedDelay(this::subscribe, 1, 1, TimeUnit.SECONDS);
@@ -158,17 +163,25 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		return this.container.isListening();
 	}
 
+	/** Makes the subscription unless it is made, or the pause after the last failed attempt is not over. */
+	private void subscribe() {
+		subscribe(false);
+	}
+
 	/**
 	 * Makes the subscription if it is not made, no other thread is making it, and the pause after the last failed
-	 * attempt is over.
+	 * attempt is over; or, for a waiter ({@code waiting}), a second has passed since the last attempt: a waiter
+	 * would be woken sooner, and the log stays quiet either way.
 	 */
-	private void subscribe() {
-		if (this.closed || this.container.isListening() || System.nanoTime() - this.nextAttempt < 0
-				|| !this.subscribing.tryLock()) {
+	private void subscribe(boolean waiting) {
+		long now = System.nanoTime();
+		long notBefore = waiting ? this.lastAttempt + RETRY_NANOS : this.nextAttempt;
+		if (this.closed || this.container.isListening() || now - notBefore < 0 || !this.subscribing.tryLock()) {
 			return;
 		}
 		try {
 			if (!this.closed && !this.container.isListening()) {
+				this.lastAttempt = System.nanoTime();
 				// a failed or lost subscription leaves the container 'started': reset it first
 				this.container.stop();
 				checkConnection();
@@ -242,7 +255,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		if (!this.closed && !this.container.isListening()) {
 			// on the subscription's thread: a connect attempt may block for a while
 			try {
-				this.scheduler.execute(this::subscribe);
+				this.scheduler.execute(() -> subscribe(true));
 			}
 			catch (RejectedExecutionException ex) {
 				// closed meanwhile
