@@ -28,8 +28,9 @@ public final class LeaderMain {
 		events.events.forEach((event) -> System.out.println(LeaderEvents.name(event)));
 		System.out.println("STARTED");
 		System.out.flush();
-		// run until killed: the parent never writes to our standard input
+		// run until killed: the parent never writes to our standard input, which ends only if the parent died
 		System.in.read();
+		instance.close();
 	}
 
 }
