@@ -23,6 +23,7 @@ import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.KotlinDetector;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
@@ -150,15 +151,24 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 	private void checkReturnKind(String beanName, LockOperation operation) {
 		ReturnKind kind = operation.returnKind();
 		Class<?> returnType = operation.method().getReturnType();
+		String returned = KotlinDetector.isSuspendingFunction(operation.method()) ? "suspend fun"
+				: returnType.getSimpleName();
 		if (kind == ReturnKind.UNSUPPORTED_DEFERRED) {
 			logger.warn("@DistributedLock on " + operation.description() + " (bean '" + beanName + "') returns "
 					+ returnType.getSimpleName() + ": the lock is held only until the method returns, not until "
 					+ "the result completes (held until completion: CompletionStage, CompletableFuture, Mono, Flux)");
 		}
+		else if (kind == ReturnKind.UNSUPPORTED_SUSPENDING) {
+			throw new InvalidLockAnnotationException(operation.description(), "return type", "suspend fun",
+					"a suspend fun is locked until it returns (without blocking a thread) through Spring AOP's "
+							+ "support for coroutines, which needs kotlinx-coroutines-reactor, and it is not on the class path",
+					"Add org.jetbrains.kotlinx:kotlinx-coroutines-reactor (its version comes from the Spring Boot BOM).",
+					null)
+				.forBean(beanName);
+		}
 		else if (kind.isReactive() && !hasReactiveTemplate()) {
-			throw new InvalidLockAnnotationException(operation.description(), "return type",
-					returnType.getSimpleName(),
-					"a " + returnType.getSimpleName() + " is locked without blocking a thread, which needs a "
+			throw new InvalidLockAnnotationException(operation.description(), "return type", returned,
+					"a " + returned + " is locked without blocking a thread, which needs a "
 							+ "ReactiveDistributedLockTemplate bean, and there is none: it needs a reactive Redis "
 							+ "connection (Lettuce); Jedis (spring.data.redis.client-type=jedis) has none",
 					"Use Lettuce (the starter's default client), or return a plain value or a CompletionStage.", null)

@@ -140,7 +140,7 @@ public class LockOperationSource implements BeanFactoryAware {
 		}
 		return new LockOperation(description, specificMethod, methodKey, name, keySources, List.copyOf(keys),
 				annotation.type(), lease, acquireTimeout, annotation.autoRenew(), annotation.onFailure(), holdAtLeast,
-				ReturnKind.of(returnType));
+				ReturnKind.of(specificMethod));
 	}
 
 	private Expression parseKey(String source, AnnotatedElementKey methodKey, String description) {

@@ -1,9 +1,12 @@
 package io.github.distributedlock.aop;
 
+import java.lang.reflect.Method;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 
+import org.springframework.core.KotlinDetector;
+import org.springframework.core.MethodParameter;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -30,13 +33,46 @@ enum ReturnKind {
 	 * {@code Flux}, a {@code CompletionStage} class other than {@code CompletableFuture}): held only until the
 	 * method returns.
 	 */
-	UNSUPPORTED_DEFERRED;
+	UNSUPPORTED_DEFERRED,
+
+	/**
+	 * A Kotlin {@code suspend fun} without kotlinx-coroutines-reactor on the class path: Spring AOP cannot run it as
+	 * a {@code Mono}, so it cannot be locked until it ends; the startup check refuses it.
+	 */
+	UNSUPPORTED_SUSPENDING;
 
 	private static final String MONO_CLASS = "reactor.core.publisher.Mono";
 
 	private static final String FLUX_CLASS = "reactor.core.publisher.Flux";
 
 	private static final String PUBLISHER_CLASS = "org.reactivestreams.Publisher";
+
+	private static final String FLOW_CLASS = "kotlinx.coroutines.flow.Flow";
+
+	/**
+	 * Whether Spring AOP runs suspending functions as a {@code Mono} (or a {@code Flux} for a {@code Flow}), which
+	 * it does with kotlinx-coroutines-reactor on the class path (the same check as Spring's AOP proxies).
+	 */
+	private static final boolean COROUTINES_REACTOR_PRESENT = ClassUtils.isPresent("kotlinx.coroutines.reactor.MonoKt",
+			ReturnKind.class.getClassLoader());
+
+	/**
+	 * Tells the kind of a method: a Kotlin {@code suspend fun} is, to the interceptor, the {@code Mono} (or, when it
+	 * returns a {@code Flow}, the {@code Flux}) that Spring AOP makes of it: the join point returns a publisher
+	 * that runs the function when subscribed, and the proxy awaits it in the caller's coroutine (cancelling the
+	 * subscription when the coroutine is cancelled). Any other method is of the kind of its return type.
+	 * @param method the method, as declared
+	 * @return its kind; {@link #UNSUPPORTED_SUSPENDING} for a suspending function without kotlinx-coroutines-reactor
+	 */
+	static ReturnKind of(Method method) {
+		if (KotlinDetector.isSuspendingFunction(method)) {
+			if (!COROUTINES_REACTOR_PRESENT) {
+				return UNSUPPORTED_SUSPENDING;
+			}
+			return FLOW_CLASS.equals(new MethodParameter(method, -1).getParameterType().getName()) ? FLUX : MONO;
+		}
+		return of(method.getReturnType());
+	}
 
 	/**
 	 * Tells the kind of a method's declared return type.

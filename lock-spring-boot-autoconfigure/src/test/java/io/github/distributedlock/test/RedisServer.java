@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisClient;
@@ -30,13 +31,19 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * A real Redis for tests: a {@code redis-server} process on a free port when one is on PATH (which also
- * lets tests kill and restart it), otherwise a Testcontainers container when Docker is available.
+ * lets tests kill and restart it), otherwise a Testcontainers container when Docker is available. The
+ * environment variable {@value #SERVER_VARIABLE} names another server binary to run instead of the one on PATH
+ * (another Redis version, or Valkey); {@code .ci/run} runs a subset of the tests so on the oldest servers it
+ * supports.
  */
 public final class RedisServer implements AutoCloseable {
 
 	private static final String HOST = "127.0.0.1";
 
 	private static final String CONFIG_FILE = "redis.conf";
+
+	/** The environment variable with the path of the server binary to run instead of {@code redis-server}. */
+	public static final String SERVER_VARIABLE = "REDIS_SERVER";
 
 	private static @Nullable RedisClient adminClient;
 
@@ -95,12 +102,12 @@ public final class RedisServer implements AutoCloseable {
 	 * @throws org.opentest4j.TestAbortedException if either is missing
 	 */
 	public static void assumeOnPath() {
-		Assumptions.assumeTrue(onPath("redis-server") != null && onPath("redis-cli") != null,
+		Assumptions.assumeTrue(executable() != null && onPath("redis-cli") != null,
 				"redis-server and redis-cli (Debian package redis-server) on PATH");
 	}
 
 	private static RedisServer start(@Nullable String config, String... extraArgs) {
-		if (onPath("redis-server") != null) {
+		if (executable() != null) {
 			IOException last = null;
 			for (int attempt = 0; attempt < 5; attempt++) {
 				try {
@@ -312,7 +319,7 @@ public final class RedisServer implements AutoCloseable {
 	}
 
 	private static Process launch(int port, List<String> extraArgs, Path dir) throws IOException {
-		List<String> command = new ArrayList<>(List.of("redis-server"));
+		List<String> command = new ArrayList<>(List.of(Objects.requireNonNull(executable())));
 		// the configuration file comes first; a Sentinel rewrites it, and a restart reads what it wrote
 		if (Files.exists(dir.resolve(CONFIG_FILE))) {
 			command.add(dir.resolve(CONFIG_FILE).toString());
@@ -323,6 +330,23 @@ public final class RedisServer implements AutoCloseable {
 		return new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(dir.resolve("redis.log").toFile())
 			.start();
+	}
+
+	/**
+	 * Returns the server binary the tests run: the one {@value #SERVER_VARIABLE} names, else {@code redis-server}
+	 * from PATH.
+	 * @return its path, or {@code null} if none is on PATH and the variable is not set
+	 * @throws IllegalStateException if the variable names a file that is not an executable
+	 */
+	public static @Nullable String executable() {
+		String named = System.getenv(SERVER_VARIABLE);
+		if (named == null || named.isBlank()) {
+			return onPath("redis-server");
+		}
+		if (!new File(named).canExecute()) {
+			throw new IllegalStateException(SERVER_VARIABLE + "=" + named + " is not an executable file");
+		}
+		return named;
 	}
 
 	private static @Nullable String onPath(String executable) {

@@ -41,7 +41,7 @@ public final class SentinelProcess implements AutoCloseable {
 		Path config = Files.writeString(dir.resolve("sentinel.conf"), String.join("\n", "port " + port,
 				"bind 127.0.0.1", "dir " + dir, "sentinel monitor " + MASTER + " " + primary.host() + " " + primary.port() + " 1",
 				"sentinel down-after-milliseconds " + MASTER + " 5000", ""));
-		Process process = new ProcessBuilder("redis-server", config.toString(), "--sentinel").redirectErrorStream(true)
+		Process process = new ProcessBuilder(RedisServer.executable(), config.toString(), "--sentinel").redirectErrorStream(true)
 			.redirectOutput(dir.resolve("sentinel.log").toFile())
 			.start();
 		SentinelProcess sentinel = new SentinelProcess(port, process);
