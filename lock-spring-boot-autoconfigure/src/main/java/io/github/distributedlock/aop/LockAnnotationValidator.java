@@ -39,7 +39,9 @@ import org.springframework.util.ReflectionUtils;
  * and a reactive Redis connection, as Lettuce has; not Jedis): without one the startup fails. Logged at WARN: a
  * method whose return type completes later but is neither a {@link CompletionStage}/{@code CompletableFuture}
  * nor a {@code Mono}/{@code Flux} (its lock is held only until the method returns), and a private or static
- * method, which no proxy reaches, so it is never locked.
+ * method, which no proxy reaches, so it is never locked. One INFO line lists the {@code @Scheduled} methods
+ * under a lock and what an instance that loses does; a WARN names one that waits for its lock (an explicit
+ * {@code acquireTimeout}), as its losers then run the job again.
  * <p>
  * Runs once per context; its results are safe to read from any thread afterwards.
  */
@@ -90,6 +92,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 			}
 		}
 		this.operations = Map.copyOf(found);
+		ScheduledLockLog.logLocked(found.values());
 	}
 
 	/**
@@ -137,6 +140,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 			}
 			if (operation != null && found.putIfAbsent(operation.description(), operation) == null) {
 				checkReturnKind(beanName, operation);
+				ScheduledLockLog.warnIfWaits(beanName, operation);
 			}
 		}
 	}
