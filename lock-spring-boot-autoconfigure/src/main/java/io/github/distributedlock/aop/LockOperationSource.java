@@ -110,7 +110,9 @@ public class LockOperationSource implements BeanFactoryAware {
 		List<String> keySources = List.of(annotation.key());
 		List<Expression> keys = new ArrayList<>(keySources.size());
 		for (String source : keySources) {
-			keys.add(parseKey(source, methodKey, description));
+			Expression key = parseKey(source, methodKey, description);
+			KeyParameterCheck.check(key, source, specificMethod, description);
+			keys.add(key);
 		}
 		Duration lease = parseDuration(annotation.lease(), "lease", description);
 		if (lease != null) {
