@@ -124,8 +124,7 @@ final class HoldReleaser {
 				throw ScriptExecutor.unwrap(ex);
 			}
 			if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
-				String reason = (hold.lostReason != null) ? hold.lostReason
-						: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
+				String reason = (hold.lostReason != null) ? hold.lostReason : hold.goneAtRelease();
 				hold.markLost(reason);
 				if (hold.isLossReported()) {
 					this.events.released(hold, true);

@@ -83,7 +83,8 @@ final class LeaseRenewer {
 			hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
 		}
 		else if (!hold.released) {
-			hold.markLost("the watchdog found it gone at renewal (it expired or was deleted in Redis)");
+			hold.markLost("the watchdog found it gone when it renewed it (it expired, was deleted or was force-released in "
+					+ "Redis)");
 			this.events.later(() -> this.events.lost(hold));
 		}
 	}
