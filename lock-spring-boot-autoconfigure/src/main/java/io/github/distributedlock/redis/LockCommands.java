@@ -274,8 +274,9 @@ final class LockCommands {
 				: this.scripts.runAsync(script, redisKey, "withdraw the waiting claim on", key, args);
 		return run.handle((result, ex) -> {
 			if (ex != null) {
-				logger.warn("Could not withdraw the waiting claim on lock '" + key + "'" + (outcomeUnknown
-						? " (Redis may still run it); if the failed try acquired it, it ends with its lease" : ""),
+				logger.warn("Could not withdraw the waiting claim on lock '" + key + "': "
+						+ CommandFailures.outcome(ex) + (outcomeUnknown
+								? "; if the failed try acquired the lock, it ends with its lease" : ""),
 						ScriptExecutor.unwrap(ex));
 			}
 			return null;
