@@ -167,6 +167,9 @@ final class HoldReleaser {
 			try {
 				if (handedOver) {
 					queue.handedOver(next, sentAt, reply.token());
+					if (WaitLog.handOvers()) {
+						WaitLog.handedOver(key, hold.id.type(), hold.owner, reply.token());
+					}
 				}
 			}
 			finally {

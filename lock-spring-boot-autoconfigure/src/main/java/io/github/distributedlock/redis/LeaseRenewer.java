@@ -66,7 +66,11 @@ final class LeaseRenewer {
 				return null;
 			}));
 		}
-		return CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
+		CompletableFuture<Void> all = CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
+		if (WaitLog.renewals()) {
+			all.whenComplete((done, ex) -> WaitLog.renewed(due, sentAt));
+		}
+		return all;
 	}
 
 	private static DistributedLockException asLockFailure(Throwable ex) {
