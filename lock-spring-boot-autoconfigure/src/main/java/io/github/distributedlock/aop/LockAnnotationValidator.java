@@ -4,13 +4,17 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 
 import io.github.distributedlock.annotation.DistributedLock;
+import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -101,6 +105,20 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 	 */
 	public int getValidatedMethodCount() {
 		return this.operations.size();
+	}
+
+	/**
+	 * Returns the lock names of the checked {@code @DistributedLock} methods, each with the lock types it is
+	 * used with, so that per-lock meters can exist before any event.
+	 * @return the names (the annotation's, or {@code SimpleClassName.methodName}) and their types; empty before
+	 * the check ran
+	 */
+	public Map<String, Set<LockType>> getLockNames() {
+		Map<String, Set<LockType>> names = new TreeMap<>();
+		for (LockOperation operation : this.operations.values()) {
+			names.computeIfAbsent(operation.name(), (name) -> EnumSet.noneOf(LockType.class)).add(operation.type());
+		}
+		return names;
 	}
 
 	/**
