@@ -64,7 +64,10 @@ final class Demo {
 			for (int i = 0; i < INSTANCES; i++) {
 				instances.add(startInstance(args, serve && i == 0));
 			}
-			out.printf("%nDemo: %d instances x %d threads on one Redis%n", INSTANCES, THREADS);
+			// the scenarios log as they run (the fencing scenario's holder loses its lease on purpose, a WARN each
+			// time): the table comes after all of it, title included, so no log line lands inside it
+			out.printf("%nRunning the demo's scenarios; the fencing scenario's holder overruns its lease on purpose, "
+					+ "so its two \"was lost\" WARNs are expected%n");
 			List<Row> rows = new ArrayList<>();
 			int[] oversold = new int[2];
 			for (boolean locked : new boolean[] { true, false }) {
@@ -161,6 +164,7 @@ final class Demo {
 						result.outcome(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
 				fenced = withToken ? result : fenced;
 			}
+			out.printf("%nDemo: %d instances x %d threads on one Redis%n", INSTANCES, THREADS);
 			print(rows, out);
 			if (serve) {
 				serveUntilClosed(instances.get(0), out);

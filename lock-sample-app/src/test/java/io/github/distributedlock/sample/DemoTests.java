@@ -1,9 +1,15 @@
 package io.github.distributedlock.sample;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +57,33 @@ class DemoTests {
 		assertThat(report.fenced().staleWriteAccepted()).isFalse();
 		assertThat(report.fenced().finalUnits()).isEqualTo(FencingDemo.NEWER_UNITS);
 		assertThat(report.fenced().holderLearnedOfLoss()).isTrue();
+		assertThat(cells(readmeDemoOutput())).as("the README's demo output, numbers aside")
+			.isEqualTo(cells(table.lines().dropWhile((line) -> !line.startsWith("Demo:")).toList()));
+	}
+
+	/** The lines of the README's demo output block from its title on, as printed after the scenarios' logs. */
+	private static List<String> readmeDemoOutput() throws IOException {
+		List<String> readme = Files.readAllLines(Path.of("../README.md"));
+		int title = readme.indexOf("Demo: 3 instances x 4 threads on one Redis");
+		assertThat(title).as("the demo's title in the README").isPositive();
+		assertThat(readme.get(title - 1)).as("the line before the title (a log line would break the table)").isEmpty();
+		List<String> lines = new ArrayList<>();
+		for (int i = title; !readme.get(i).startsWith("```"); i++) {
+			lines.add(readme.get(i));
+		}
+		return lines;
+	}
+
+	/** The cells of a printed table, without padding, numbers as {@code #}, so two runs compare equal. */
+	private static List<List<String>> cells(List<String> lines) {
+		return lines.stream()
+			.filter((line) -> !line.isBlank())
+			.map((line) -> Arrays.stream(line.split("\\|"))
+				.map((cell) -> cell.trim().replaceAll("\\d+", "#").replace("# thread more", "# threads more"))
+				.filter((cell) -> !cell.isEmpty() && !cell.matches("-+"))
+				.toList())
+			.filter((row) -> !row.isEmpty())
+			.toList();
 	}
 
 	@Test

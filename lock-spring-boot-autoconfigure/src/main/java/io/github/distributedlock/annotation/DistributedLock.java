@@ -24,6 +24,12 @@ import java.lang.annotation.Target;
  * &#64;DistributedLock(name = "order", key = "#order.id", lease = "30s", acquireTimeout = "5s")
  * public void pay(Order order) { ... }
  * </pre>
+ * On a {@code @Scheduled} method, every instance starts the job at the same time; there the attributes left
+ * unset default to what a scheduled job needs: {@link #acquireTimeout()} {@code "0"} and {@link #onFailure()}
+ * {@link OnLockFailure#SKIP}, so the instances that lose the lock skip the period instead of waiting and running
+ * the job again. An explicit setting wins (an explicit acquire timeout above zero gets a startup WARN). An
+ * annotation does not record what was written out, so {@code onFailure = THROW}, the default's value, reads as
+ * unset. The startup logs one INFO line listing the locked scheduled methods and what their losers do.
  *
  * @see io.github.distributedlock.core.DistributedLockTemplate
  */
@@ -68,7 +74,8 @@ public @interface DistributedLock {
 
 	/**
 	 * How long to wait for the lock, in the same format as {@link #lease()}; {@code "0"} tries once and
-	 * does not wait. Empty (the default) means {@code distributed-lock.acquire-timeout}.
+	 * does not wait. Empty (the default) means {@code distributed-lock.acquire-timeout}, or {@code "0"} on a
+	 * {@code @Scheduled} method.
 	 * @return the acquire timeout, or empty for the configured default
 	 */
 	String acquireTimeout() default "";
@@ -83,7 +90,8 @@ public @interface DistributedLock {
 
 	/**
 	 * What to do when the lock is not acquired within the acquire timeout.
-	 * @return {@link OnLockFailure#THROW} by default
+	 * @return {@link OnLockFailure#THROW} by default; on a {@code @Scheduled} method, {@code THROW} (the default)
+	 * means {@link OnLockFailure#SKIP}
 	 */
 	OnLockFailure onFailure() default OnLockFailure.THROW;
 

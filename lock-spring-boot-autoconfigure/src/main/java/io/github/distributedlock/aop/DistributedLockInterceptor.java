@@ -145,7 +145,7 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 	/** A method whose result completes later: the lock is held until it does. */
 	@SuppressWarnings("unchecked")
 	private Object invokeDeferred(MethodInvocation invocation, LockOperation operation, @Nullable Object target,
-			Class<?> targetClass) {
+			Class<?> targetClass) throws Throwable {
 		List<LockDefinition> definitions;
 		try {
 			definitions = definitions(operation, invocation.getArguments(), target, targetClass);
@@ -159,7 +159,7 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 			return ReactiveLockInvoker.invoke(this.reactiveTemplate.get(), operation, definitions, invocation,
 					() -> skipped(operation, definitions, lockTemplate));
 		}
-		LockCallback<CompletionStage<Object>> action = () -> (CompletionStage<Object>) invocation.proceed();
+		LockCallback<CompletionStage<Object>, Throwable> action = () -> (CompletionStage<Object>) invocation.proceed();
 		if (operation.onFailure() == OnLockFailure.SKIP) {
 			return lockTemplate.tryExecuteAllAsync(definitions, action, () -> {
 				skipped(operation, definitions, lockTemplate);

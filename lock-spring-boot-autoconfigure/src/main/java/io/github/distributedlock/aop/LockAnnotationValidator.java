@@ -4,13 +4,17 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletionStage;
 
 import io.github.distributedlock.annotation.DistributedLock;
+import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -40,7 +44,9 @@ import org.springframework.util.ReflectionUtils;
  * and a reactive Redis connection, as Lettuce has; not Jedis): without one the startup fails. Logged at WARN: a
  * method whose return type completes later but is neither a {@link CompletionStage}/{@code CompletableFuture}
  * nor a {@code Mono}/{@code Flux} (its lock is held only until the method returns), and a private or static
- * method, which no proxy reaches, so it is never locked.
+ * method, which no proxy reaches, so it is never locked. One INFO line lists the {@code @Scheduled} methods
+ * under a lock and what an instance that loses does; a WARN names one that waits for its lock (an explicit
+ * {@code acquireTimeout}), as its losers then run the job again.
  * <p>
  * Runs once per context; its results are safe to read from any thread afterwards.
  */
@@ -91,6 +97,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 			}
 		}
 		this.operations = Map.copyOf(found);
+		ScheduledLockLog.logLocked(found.values());
 	}
 
 	/**
@@ -99,6 +106,20 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 	 */
 	public int getValidatedMethodCount() {
 		return this.operations.size();
+	}
+
+	/**
+	 * Returns the lock names of the checked {@code @DistributedLock} methods, each with the lock types it is
+	 * used with, so that per-lock meters can exist before any event.
+	 * @return the names (the annotation's, or {@code SimpleClassName.methodName}) and their types; empty before
+	 * the check ran
+	 */
+	public Map<String, Set<LockType>> getLockNames() {
+		Map<String, Set<LockType>> names = new TreeMap<>();
+		for (LockOperation operation : this.operations.values()) {
+			names.computeIfAbsent(operation.name(), (name) -> EnumSet.noneOf(LockType.class)).add(operation.type());
+		}
+		return names;
 	}
 
 	/**
@@ -138,6 +159,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 			}
 			if (operation != null && found.putIfAbsent(operation.description(), operation) == null) {
 				checkReturnKind(beanName, operation);
+				ScheduledLockLog.warnIfWaits(beanName, operation);
 			}
 		}
 	}

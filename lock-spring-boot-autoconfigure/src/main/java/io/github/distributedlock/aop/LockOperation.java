@@ -29,11 +29,12 @@ import org.springframework.expression.Expression;
  * @param onFailure what to do when not acquired
  * @param holdAtLeast the minimum hold (zero or positive), or {@code null} for none
  * @param returnKind how the method gives its result, which decides how long the lock is held
+ * @param scheduled how the {@code @Scheduled} defaults applied, or {@code null} if the method is not scheduled
  */
 record LockOperation(String description, Method method, AnnotatedElementKey methodKey, String name,
 		List<String> keySources, List<Expression> keys, LockType type, @Nullable Duration lease,
 		@Nullable Duration acquireTimeout, boolean autoRenew, OnLockFailure onFailure,
-		@Nullable Duration holdAtLeast, ReturnKind returnKind) {
+		@Nullable Duration holdAtLeast, ReturnKind returnKind, @Nullable ScheduledLock scheduled) {
 
 	/**
 	 * What a skipped call of a method that returns a plain value returns: an empty {@link Optional} for methods

@@ -31,7 +31,9 @@ import org.springframework.util.StringUtils;
 /**
  * Finds the {@code @DistributedLock} of a method and checks it: resolves {@code ${...}} placeholders, parses
  * and range-checks the durations, parses the key expressions, and refuses {@code onFailure = SKIP} on a
- * method returning a primitive. The one place these rules live: the {@link DistributedLockInterceptor} asks
+ * method returning a primitive. On a {@code @Scheduled} method, unset {@code acquireTimeout} and
+ * {@code onFailure} become {@code "0"} and {@code SKIP} (see {@code ScheduledLock}). The one place these rules
+ * live: the {@link DistributedLockInterceptor} asks
  * it on each call, the {@link LockAnnotationValidator} at startup. A valid result is cached per method and
  * target class, so each is resolved once; an invalid one is not cached, so every call reports it.
  * <p>
@@ -108,7 +110,9 @@ public class LockOperationSource implements BeanFactoryAware {
 		List<String> keySources = List.of(annotation.key());
 		List<Expression> keys = new ArrayList<>(keySources.size());
 		for (String source : keySources) {
-			keys.add(parseKey(source, methodKey, description));
+			Expression key = parseKey(source, methodKey, description);
+			KeyParameterCheck.check(key, source, specificMethod, description);
+			keys.add(key);
 		}
 		Duration lease = parseDuration(annotation.lease(), "lease", description);
 		if (lease != null) {
@@ -128,10 +132,16 @@ public class LockOperationSource implements BeanFactoryAware {
 				"Use \"0\" to try once, a positive duration such as \"5s\" to wait, or leave acquireTimeout out "
 						+ "for distributed-lock.acquire-timeout.");
 		Duration holdAtLeast = parseDuration(annotation.holdAtLeast(), "holdAtLeast", description);
+		ScheduledLock scheduled = ScheduledLock.of(specificMethod, annotation);
+		OnLockFailure onFailure = annotation.onFailure();
+		if (scheduled != null) {
+			acquireTimeout = scheduled.acquireTimeout(acquireTimeout);
+			onFailure = scheduled.onFailure(onFailure);
+		}
 		checkNotNegative(holdAtLeast, "holdAtLeast", annotation.holdAtLeast(), description,
 				"Use a positive duration such as \"30s\", or leave holdAtLeast out for no minimum hold.");
 		Class<?> returnType = specificMethod.getReturnType();
-		if (annotation.onFailure() == OnLockFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
+		if (onFailure == OnLockFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
 			throw new InvalidLockAnnotationException(description, "onFailure", "SKIP",
 					"a skipped call returns null, which a method returning " + returnType.getName() + " cannot",
 					"Return " + ClassUtils.resolvePrimitiveIfNecessary(returnType).getSimpleName()
@@ -139,8 +149,8 @@ public class LockOperationSource implements BeanFactoryAware {
 					null);
 		}
 		return new LockOperation(description, specificMethod, methodKey, name, keySources, List.copyOf(keys),
-				annotation.type(), lease, acquireTimeout, annotation.autoRenew(), annotation.onFailure(), holdAtLeast,
-				ReturnKind.of(specificMethod));
+				annotation.type(), lease, acquireTimeout, annotation.autoRenew(), onFailure, holdAtLeast,
+				ReturnKind.of(specificMethod), scheduled);
 	}
 
 	private Expression parseKey(String source, AnnotatedElementKey methodKey, String description) {

@@ -33,6 +33,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -164,6 +165,16 @@ public final class DistributedLockAutoConfiguration {
 				return beanFactory.getBeanProvider(ReactiveDistributedLockTemplate.class).getIfUnique();
 			}
 
+		}
+
+		/**
+		 * Fails the startup on an unknown {@code distributed-lock.*} key, before any bean is created; here, so that
+		 * the local store's configuration, which imports this one, has it too.
+		 */
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static LockPropertyNamesCheck distributedLockPropertyNamesCheck(ConfigurableEnvironment environment) {
+			return new LockPropertyNamesCheck(environment);
 		}
 
 		@Bean

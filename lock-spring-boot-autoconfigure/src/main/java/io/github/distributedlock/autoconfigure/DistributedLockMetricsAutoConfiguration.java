@@ -1,5 +1,6 @@
 package io.github.distributedlock.autoconfigure;
 
+import io.github.distributedlock.aop.LockAnnotationValidator;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.metrics.LockAcquireContext;
 import io.github.distributedlock.metrics.LockMetrics;
@@ -13,6 +14,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -22,7 +24,8 @@ import org.springframework.context.annotation.Configuration;
  * {@code .renewals.failed} meters) with a Micrometer {@link MeterRegistry}, and the
  * {@code distributed.lock.acquire} observation of every acquisition with an {@link ObservationRegistry} (whose
  * meter handler, which Spring Boot adds, makes it a timer too). Both back off for a bean of the application's
- * own. An {@link ObservationConvention} bean for {@link LockAcquireContext} replaces the default names.
+ * own. The lost and renewal-failure counters of the lock names the annotations use exist at zero from the
+ * startup. An {@link ObservationConvention} bean for {@link LockAcquireContext} replaces the default names.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
@@ -55,6 +58,13 @@ public final class DistributedLockMetricsAutoConfiguration {
 		@ConditionalOnBean(MeterRegistry.class)
 		LockMetrics distributedLockMetrics(MeterRegistry registry) {
 			return new LockMetrics(registry);
+		}
+
+		@Bean
+		@ConditionalOnBean(LockMetrics.class)
+		KnownLockMeters distributedLockKnownMeters(LockMetrics metrics,
+				ObjectProvider<LockAnnotationValidator> validator, ApplicationContext context) {
+			return new KnownLockMeters(metrics, validator, context);
 		}
 
 	}

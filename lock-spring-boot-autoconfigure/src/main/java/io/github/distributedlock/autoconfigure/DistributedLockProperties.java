@@ -36,12 +36,12 @@ public class DistributedLockProperties {
 
 	/**
 	 * Lease of locks that set none: how long a lock lives in Redis without renewal, so a crashed holder frees
-	 * it after at most this long. At least 100ms.
+	 * it after at most this long. At least 100ms. A bare number means milliseconds ("300" is 300ms).
 	 */
 	private Duration lease = Duration.ofSeconds(30);
 
 	/**
-	 * How long to wait for a lock that sets no acquire timeout; 0 tries once.
+	 * How long to wait for a lock that sets no acquire timeout; 0 tries once. A bare number means milliseconds.
 	 */
 	private Duration acquireTimeout = Duration.ofSeconds(5);
 
@@ -54,7 +54,7 @@ public class DistributedLockProperties {
 	private int syncReplicas = 0;
 
 	/**
-	 * How long an acquisition waits for sync-replicas replicas to acknowledge it; at least 1ms.
+	 * How long an acquisition waits for sync-replicas replicas to acknowledge it; at least 1ms. A bare number means milliseconds.
 	 */
 	private Duration syncTimeout = Duration.ofMillis(100);
 
@@ -64,7 +64,7 @@ public class DistributedLockProperties {
 	 * own lifecycle phase, after the web server's graceful shutdown and before the Redis connection factory
 	 * stops, and not cut short by spring.lifecycle.timeout-per-shutdown-phase. Executors with
 	 * spring.task.*.shutdown.await-termination=true finish their tasks only after every lifecycle phase: give
-	 * this at least their await-termination-period.
+	 * this at least their await-termination-period. A bare number means milliseconds.
 	 */
 	private Duration shutdownTimeout = Duration.ofSeconds(30);
 

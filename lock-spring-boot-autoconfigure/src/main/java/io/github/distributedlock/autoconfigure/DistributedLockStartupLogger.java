@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.github.distributedlock.aop.LockAnnotationValidator;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.local.LocalLockClient;
 import io.github.distributedlock.redis.RedisLockClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -22,7 +23,8 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Logs how the locks are set up, once the context is refreshed (so after the {@link LockAnnotationValidator}
- * ran): one INFO line with where Redis is, the key prefix, the default lease and acquire timeout, replica
+ * ran): one INFO line with where the locks are (Redis and its address, or this JVM with the local store), the
+ * key prefix, the default lease and acquire timeout, replica
  * sync when it is on, the client id, that there are no reactive locks when the connection is not reactive
  * (Jedis) and Reactor is present, and how many {@code @DistributedLock} methods were checked.
  * <p>
@@ -82,7 +84,11 @@ final class DistributedLockStartupLogger
 		if (annotated != null && annotated.compareTo(shortestLease) < 0) {
 			shortestLease = annotated;
 		}
-		warnIfTimeoutTooLong(redis.commandTimeout(), shortestLease);
+		if (this.applicationContext == null
+				|| this.applicationContext.getBeanProvider(RedisLockClient.class).getIfUnique() != null) {
+			// the Redis command timeout matters to locks on Redis only
+			warnIfTimeoutTooLong(redis.commandTimeout(), shortestLease);
+		}
 	}
 
 	private String describe(RedisConnectionSummary redis, @Nullable LockAnnotationValidator checked) {
@@ -90,7 +96,7 @@ final class DistributedLockStartupLogger
 		// the template's client may be decorated (metrics, observations): the Redis client is the bean
 		RedisLockClient redisClient = (this.applicationContext != null)
 				? this.applicationContext.getBeanProvider(RedisLockClient.class).getIfUnique() : null;
-		StringBuilder line = new StringBuilder("Distributed locks on Redis ").append(redis.target());
+		StringBuilder line = new StringBuilder("Distributed locks ").append(where(redis, redisClient));
 		if (redisClient != null) {
 			line.append(", key prefix '").append(redisClient.redisKey("")).append("'");
 		}
@@ -110,6 +116,19 @@ final class DistributedLockStartupLogger
 			line.append("; @DistributedLock methods checked: ").append(checked.getValidatedMethodCount());
 		}
 		return line.toString();
+	}
+
+	/** Where the locks are: on Redis only when the client is the Redis one. */
+	private String where(RedisConnectionSummary redis, @Nullable RedisLockClient redisClient) {
+		if (redisClient != null) {
+			return "on Redis " + redis.target();
+		}
+		LockClient client = (this.applicationContext != null)
+				? this.applicationContext.getBeanProvider(LockClient.class).getIfUnique() : null;
+		if (client instanceof LocalLockClient) {
+			return "in this JVM only (distributed-lock.store=local: not shared with other instances)";
+		}
+		return "on " + ((client != null) ? client : this.template.getClient()).getClass().getSimpleName();
 	}
 
 	private void warnIfTimeoutTooLong(@Nullable Duration commandTimeout, Duration shortestLease) {

@@ -23,10 +23,12 @@ final class LockPropertyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidL
 		ConfigurationProperty property = (binding != null) ? binding.getProperty() : null;
 		Object value = (property != null) ? property.getValue() : cause.getValue();
 		StringBuilder description = new StringBuilder();
-		description.append(String.format("Invalid value of %s:%n%n", cause.getProperty()));
+		description.append(String.format((cause instanceof UnknownLockPropertyException) ? "Unknown property %s:%n%n"
+				: "Invalid value of %s:%n%n", cause.getProperty()));
 		description.append(String.format("    Property: %s%n", cause.getProperty()));
 		description.append(String.format("    Value: \"%s\"%n", value));
-		String origin = origin(property);
+		String origin = (cause instanceof UnknownLockPropertyException unknown) ? unknown.getOrigin()
+				: origin(property);
 		if (origin != null) {
 			description.append(String.format("    Origin: %s%n", origin));
 		}

@@ -38,7 +38,7 @@ final class AsyncLockedRun {
 	 * ({@link LockLostException}); its failure, with release failures added as suppressed
 	 */
 	static <T> CompletableFuture<T> run(LockClient client, Collection<LockDefinition> definitions,
-			AsyncAcquirer acquirer, LockCallback<? extends @Nullable CompletionStage<T>> action,
+			AsyncAcquirer acquirer, LockCallback<? extends @Nullable CompletionStage<T>, ?> action,
 			@Nullable Supplier<@Nullable T> whenNotAcquired) {
 		List<LockHandle> held = new ArrayList<>(definitions.size());
 		long start = System.nanoTime();

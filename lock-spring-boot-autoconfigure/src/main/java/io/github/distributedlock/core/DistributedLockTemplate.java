@@ -19,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * The starter registers one as a bean; {@code @DistributedLock} methods run through it.
  * <pre class="code">
  * String pdf = lockTemplate.execute("invoice:" + id, () -&gt; render(id));
+ * lockTemplate.execute(definition, () -&gt; writeFile(id));   // throws IOException, which the caller may catch
  * </pre>
  * A lock is owned by the calling thread of this template's {@link LockClient}: the same thread may
  * acquire it again (reentrancy), and only it can release it. Keys are lock identities without the Redis key
@@ -54,9 +55,11 @@ public class DistributedLockTemplate {
 	 * Runs {@code action} while holding the reentrant lock {@code key}, with the default lease, acquire
 	 * timeout and auto-renew.
 	 * @param <T> the result type
+	 * @param <E> the checked exception {@code action} may throw
 	 * @param key the lock key, such as {@code "invoice:42"}
 	 * @param action the guarded code
 	 * @return what {@code action} returned
+	 * @throws E what {@code action} threw, unchanged
 	 * @throws LockAcquisitionException if the lock was not acquired within the acquire timeout ({@code action}
 	 * did not run)
 	 * @throws LockLostException if {@code action} returned but the lock was lost before the release
@@ -64,26 +67,94 @@ public class DistributedLockTemplate {
 	 * @throws IllegalArgumentException if the key is blank
 	 * @see #execute(LockDefinition, LockCallback)
 	 */
-	public <T> @Nullable T execute(String key, LockCallback<T> action) {
+	public <T, E extends Throwable> @Nullable T execute(String key, LockCallback<T, E> action) throws E {
 		return execute(LockDefinition.of(key), action);
 	}
 
 	/**
-	 * Runs {@code action} while holding the lock that {@code definition} describes. Any exception of
-	 * {@code action}, checked ones included, propagates unchanged (not wrapped) even though this method does
-	 * not declare it; if the lock was lost too, a {@link LockLostException} is added to it as suppressed.
+	 * Like {@link #execute(String, LockCallback)}, for code that returns nothing ({@code () -> { job.run(); }}).
+	 * @param <E> the checked exception {@code action} may throw
+	 * @param key the lock key
+	 * @param action the guarded code
+	 * @throws E what {@code action} threw, unchanged
+	 * @throws LockAcquisitionException if the lock was not acquired within the acquire timeout
+	 * @throws LockLostException if {@code action} returned but the lock was lost before the release
+	 * @throws DistributedLockException if Redis could not be reached
+	 */
+	public <E extends Throwable> void execute(String key, LockRunnable<E> action) throws E {
+		execute(LockDefinition.of(key), action);
+	}
+
+	/**
+	 * Runs {@code action} while holding the lock that {@code definition} describes. The exception of
+	 * {@code action} propagates unchanged (not wrapped), and its checked type is this method's: a caller can
+	 * catch it. If the lock was lost too, a {@link LockLostException} is added to it as suppressed.
 	 * @param <T> the result type
+	 * @param <E> the checked exception {@code action} may throw ({@link RuntimeException} when none)
 	 * @param definition what to lock and how
 	 * @param action the guarded code
 	 * @return what {@code action} returned
+	 * @throws E what {@code action} threw, unchanged
 	 * @throws LockAcquisitionException if the lock was not acquired within the acquire timeout, or the wait
 	 * was interrupted (the interrupt flag is set again); {@code action} did not run
 	 * @throws LockLostException if {@code action} returned but the lock was lost before the release
 	 * @throws IllegalMonitorStateException if the definition asks to upgrade a held read lock to a write lock
 	 * @throws DistributedLockException if Redis could not be reached; {@code action} did not run
 	 */
-	public <T> @Nullable T execute(LockDefinition definition, LockCallback<T> action) {
+	public <T, E extends Throwable> @Nullable T execute(LockDefinition definition, LockCallback<T, E> action)
+			throws E {
 		return LockedRun.run(List.of(definition), this::acquire, action, null);
+	}
+
+	/**
+	 * Like {@link #execute(LockDefinition, LockCallback)}, for code that returns nothing.
+	 * @param <E> the checked exception {@code action} may throw
+	 * @param definition what to lock and how
+	 * @param action the guarded code
+	 * @throws E what {@code action} threw, unchanged
+	 * @throws LockAcquisitionException if the lock was not acquired within the acquire timeout
+	 * @throws LockLostException if {@code action} returned but the lock was lost before the release
+	 * @throws DistributedLockException if Redis could not be reached
+	 */
+	public <E extends Throwable> void execute(LockDefinition definition, LockRunnable<E> action) throws E {
+		LockedRun.run(List.of(definition), this::acquire, returningNull(action), null);
+	}
+
+	/**
+	 * Like {@link #execute(LockDefinition, LockCallback)}, but when the lock is not acquired within the
+	 * definition's acquire timeout, returns what {@code whenNotAcquired} supplies instead of throwing.
+	 * @param <T> the result type
+	 * @param <E> the checked exception {@code action} may throw
+	 * @param definition what to lock and how
+	 * @param action the guarded code
+	 * @param whenNotAcquired called, on the calling thread, when the lock was not acquired in time
+	 * @return what {@code action} returned, or what {@code whenNotAcquired} supplied
+	 * @throws E what {@code action} threw, unchanged
+	 * @throws LockLostException if {@code action} returned but the lock was lost before the release
+	 * @throws DistributedLockException if Redis could not be reached
+	 */
+	public <T, E extends Throwable> @Nullable T tryExecute(LockDefinition definition, LockCallback<T, E> action,
+			Supplier<@Nullable T> whenNotAcquired) throws E {
+		return tryExecuteAll(List.of(definition), action, whenNotAcquired);
+	}
+
+	/**
+	 * Runs {@code action}, which returns nothing, if the lock that {@code definition} describes is acquired
+	 * within its acquire timeout.
+	 * @param <E> the checked exception {@code action} may throw
+	 * @param definition what to lock and how
+	 * @param action the guarded code
+	 * @return {@code true} if {@code action} ran, {@code false} if the lock was not acquired in time
+	 * @throws E what {@code action} threw, unchanged
+	 * @throws LockLostException if {@code action} returned but the lock was lost before the release
+	 * @throws DistributedLockException if Redis could not be reached
+	 */
+	public <E extends Throwable> boolean tryExecute(LockDefinition definition, LockRunnable<E> action) throws E {
+		Boolean ran = LockedRun.run(List.of(definition), this::acquire, () -> {
+			action.run();
+			return Boolean.TRUE;
+		}, () -> Boolean.FALSE);
+		return Boolean.TRUE.equals(ran);
 	}
 
 	/**
@@ -92,31 +163,52 @@ public class DistributedLockTemplate {
 	 * one acquire deadline measured from the call, and are all released, in reverse order, afterwards. If one
 	 * is not acquired, those already acquired are released and {@code action} does not run.
 	 * @param <T> the result type
+	 * @param <E> the checked exception {@code action} may throw
 	 * @param definitions the locks; a definition repeated with the same key and type counts once
 	 * @param action the guarded code
 	 * @return what {@code action} returned
+	 * @throws E what {@code action} threw, unchanged
 	 * @throws IllegalArgumentException if {@code definitions} is empty, or names one key with two types
 	 * @throws LockAcquisitionException if some lock was not acquired in time
 	 * @throws LockLostException if {@code action} returned but some lock was lost before its release
 	 * @throws DistributedLockException if Redis could not be reached
 	 */
-	public <T> @Nullable T executeAll(Collection<LockDefinition> definitions, LockCallback<T> action) {
+	public <T, E extends Throwable> @Nullable T executeAll(Collection<LockDefinition> definitions,
+			LockCallback<T, E> action) throws E {
 		return LockedRun.run(definitions, this::acquire, action, null);
+	}
+
+	/**
+	 * Like {@link #executeAll(Collection, LockCallback)}, for code that returns nothing.
+	 * @param <E> the checked exception {@code action} may throw
+	 * @param definitions the locks
+	 * @param action the guarded code
+	 * @throws E what {@code action} threw, unchanged
+	 * @throws IllegalArgumentException if {@code definitions} is empty, or names one key with two types
+	 * @throws LockAcquisitionException if some lock was not acquired in time
+	 * @throws LockLostException if {@code action} returned but some lock was lost before its release
+	 * @throws DistributedLockException if Redis could not be reached
+	 */
+	public <E extends Throwable> void executeAll(Collection<LockDefinition> definitions, LockRunnable<E> action)
+			throws E {
+		LockedRun.run(definitions, this::acquire, returningNull(action), null);
 	}
 
 	/**
 	 * Like {@link #executeAll(Collection, LockCallback)}, but when some lock is not acquired within its
 	 * acquire timeout, returns what {@code whenNotAcquired} supplies instead of throwing.
 	 * @param <T> the result type
+	 * @param <E> the checked exception {@code action} may throw
 	 * @param definitions the locks
 	 * @param action the guarded code
 	 * @param whenNotAcquired called, on the calling thread, when the locks were not acquired in time
 	 * @return what {@code action} returned, or what {@code whenNotAcquired} supplied
+	 * @throws E what {@code action} threw, unchanged
 	 * @throws LockLostException if {@code action} returned but some lock was lost before its release
 	 * @throws DistributedLockException if Redis could not be reached
 	 */
-	public <T> @Nullable T tryExecuteAll(Collection<LockDefinition> definitions, LockCallback<T> action,
-			Supplier<@Nullable T> whenNotAcquired) {
+	public <T, E extends Throwable> @Nullable T tryExecuteAll(Collection<LockDefinition> definitions,
+			LockCallback<T, E> action, Supplier<@Nullable T> whenNotAcquired) throws E {
 		return LockedRun.run(definitions, this::acquire, action,
 				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
 	}
@@ -132,6 +224,7 @@ public class DistributedLockTemplate {
 	 * second call from the same thread while the first stage is pending waits like any other owner. Inside
 	 * {@code action}, until it returns, {@link LockContext#current()} gives the handle.
 	 * @param <T> the stage's result type
+	 * @param <E> the checked exception {@code action} may throw
 	 * @param definition what to lock and how
 	 * @param action starts the work and returns its stage; an exception it throws propagates unchanged (after
 	 * the release), as it would without the lock
@@ -140,9 +233,10 @@ public class DistributedLockTemplate {
 	 * {@link LockAcquisitionException} if the lock was not acquired in time or the wait was interrupted
 	 * ({@code action} did not run), with a {@link DistributedLockException} if Redis could not be reached.
 	 * Cancelling it cancels the stage and releases the lock.
+	 * @throws E what {@code action} threw before it returned a stage, unchanged
 	 */
-	public <T> CompletableFuture<T> executeAsync(LockDefinition definition,
-			LockCallback<? extends @Nullable CompletionStage<T>> action) {
+	public <T, E extends Throwable> CompletableFuture<T> executeAsync(LockDefinition definition,
+			LockCallback<? extends @Nullable CompletionStage<T>, E> action) throws E {
 		return executeAllAsync(List.of(definition), action);
 	}
 
@@ -151,13 +245,15 @@ public class DistributedLockTemplate {
 	 * (multi-key), acquired in one fixed order under one acquire deadline, as in
 	 * {@link #executeAll(Collection, LockCallback)}.
 	 * @param <T> the stage's result type
+	 * @param <E> the checked exception {@code action} may throw
 	 * @param definitions the locks
 	 * @param action starts the work and returns its stage
 	 * @return completes after the release, as for {@link #executeAsync(LockDefinition, LockCallback)}
+	 * @throws E what {@code action} threw before it returned a stage, unchanged
 	 * @throws IllegalArgumentException if {@code definitions} is empty, or names one key with two types
 	 */
-	public <T> CompletableFuture<T> executeAllAsync(Collection<LockDefinition> definitions,
-			LockCallback<? extends @Nullable CompletionStage<T>> action) {
+	public <T, E extends Throwable> CompletableFuture<T> executeAllAsync(Collection<LockDefinition> definitions,
+			LockCallback<? extends @Nullable CompletionStage<T>, E> action) throws E {
 		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action, null);
 	}
 
@@ -165,14 +261,17 @@ public class DistributedLockTemplate {
 	 * Like {@link #executeAllAsync(Collection, LockCallback)}, but when some lock is not acquired within its
 	 * acquire timeout, completes with what {@code whenNotAcquired} supplies instead of failing.
 	 * @param <T> the stage's result type
+	 * @param <E> the checked exception {@code action} may throw
 	 * @param definitions the locks
 	 * @param action starts the work and returns its stage
 	 * @param whenNotAcquired called, on the calling thread, when the locks were not acquired in time
 	 * @return completes after the release, or with what {@code whenNotAcquired} supplied
+	 * @throws E what {@code action} threw before it returned a stage, unchanged
 	 * @throws IllegalArgumentException if {@code definitions} is empty, or names one key with two types
 	 */
-	public <T> CompletableFuture<T> tryExecuteAllAsync(Collection<LockDefinition> definitions,
-			LockCallback<? extends @Nullable CompletionStage<T>> action, Supplier<@Nullable T> whenNotAcquired) {
+	public <T, E extends Throwable> CompletableFuture<T> tryExecuteAllAsync(Collection<LockDefinition> definitions,
+			LockCallback<? extends @Nullable CompletionStage<T>, E> action, Supplier<@Nullable T> whenNotAcquired)
+			throws E {
 		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action,
 				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
 	}
@@ -297,6 +396,15 @@ public class DistributedLockTemplate {
 		return this.client.acquireAsync(definition.key(), definition.type(), this.defaults.leaseOf(definition),
 				definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
 				this.defaults.remainingOf(definition, start), owner);
+	}
+
+	/** The code that returns nothing as a callback that returns {@code null}. */
+	private static <E extends Throwable> LockCallback<@Nullable Object, E> returningNull(LockRunnable<E> action) {
+		Objects.requireNonNull(action, "action must not be null");
+		return () -> {
+			action.run();
+			return null;
+		};
 	}
 
 	private static String checkKey(String key) {

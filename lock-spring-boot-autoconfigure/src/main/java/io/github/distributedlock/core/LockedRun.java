@@ -37,7 +37,7 @@ final class LockedRun {
 	 * @param whenNotAcquired supplies the result when some lock is not acquired in time, or {@code null} to
 	 * throw a {@link LockAcquisitionException} then
 	 */
-	static <T> @Nullable T run(Collection<LockDefinition> definitions, Acquirer acquirer, LockCallback<T> action,
+	static <T> @Nullable T run(Collection<LockDefinition> definitions, Acquirer acquirer, LockCallback<T, ?> action,
 			@Nullable Supplier<@Nullable T> whenNotAcquired) {
 		Objects.requireNonNull(action, "action must not be null");
 		List<LockDefinition> ordered = inLockingOrder(definitions);

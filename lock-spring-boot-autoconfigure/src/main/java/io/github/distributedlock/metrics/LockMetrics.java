@@ -28,7 +28,9 @@ import io.micrometer.core.instrument.Timer;
  * {@code type}.</li>
  * </ul>
  * The time to acquire ({@code distributed.lock.acquire}) is an observation, see {@link ObservedLockClient}.
- * Tag values are described in {@link LockTags}. Thread-safe.
+ * The two counters exist at zero from the startup for every lock name known then (see
+ * {@link #registerKnown(String, LockType)}); others appear with their first event. Tag values are described in
+ * {@link LockTags}. Thread-safe.
  */
 public final class LockMetrics implements LockObserver {
 
@@ -76,6 +78,19 @@ public final class LockMetrics implements LockObserver {
 		this.releasesFailed = Counter.builder(RELEASES_FAILED)
 			.description("Releases that could not reach Redis after the work under the lock completed")
 			.withRegistry(registry);
+	}
+
+	/**
+	 * Registers the counters of a lock name known before any event ({@code distributed.lock.lost} and
+	 * {@code distributed.lock.renewals.failed} at zero), so that alert rules find a series from the start.
+	 * @param name the lock name (or a key: its part before the first {@code :} is the tag), such as the
+	 * {@code name} of a {@code @DistributedLock}
+	 * @param type the lock type
+	 */
+	public void registerKnown(String name, LockType type) {
+		Tags tags = tags(name, type);
+		this.lost.withTags(tags);
+		this.renewalsFailed.withTags(tags);
 	}
 
 	@Override

@@ -173,6 +173,18 @@ final class Hold {
 		return "its lease of " + this.leaseMillis + " ms ran out (auto-renew was off)";
 	}
 
+	/**
+	 * Why the lock was not held any more when its release reached Redis, as far as this client knows: a hard
+	 * lease that had run out by then, or else only that the lock was gone (the client cannot tell whether it
+	 * expired, was deleted or was force-released).
+	 */
+	String goneAtRelease() {
+		if (!this.autoRenew && System.nanoTime() - this.confirmedUntil >= 0) {
+			return hardLeaseRanOut();
+		}
+		return "it was gone when its holder released it (it expired, was deleted or was force-released in Redis)";
+	}
+
 	void markLost(String reason) {
 		if (this.lostReason == null) {
 			this.lostReason = reason;

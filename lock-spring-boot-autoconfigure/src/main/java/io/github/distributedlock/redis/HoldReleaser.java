@@ -144,8 +144,7 @@ final class HoldReleaser {
 				return null;
 			}
 			if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
-				String reason = (hold.lostReason != null) ? hold.lostReason
-						: "its lease of " + hold.leaseMillis + " ms ran out" + (hold.autoRenew ? "" : " (auto-renew was off)");
+				String reason = (hold.lostReason != null) ? hold.lostReason : hold.goneAtRelease();
 				hold.markLost(reason);
 				if (hold.isLossReported()) {
 					this.events.released(hold, true);
@@ -189,6 +188,9 @@ final class HoldReleaser {
 			try {
 				if (handedOver) {
 					queue.handedOver(next, sentAt, reply.token());
+					if (WaitLog.handOvers()) {
+						WaitLog.handedOver(key, hold.id.type(), hold.owner, reply.token());
+					}
 				}
 			}
 			finally {

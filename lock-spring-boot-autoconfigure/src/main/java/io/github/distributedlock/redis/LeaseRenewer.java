@@ -77,7 +77,11 @@ final class LeaseRenewer {
 				return null;
 			}));
 		}
-		return CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
+		CompletableFuture<Void> all = CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
+		if (WaitLog.renewals()) {
+			all.whenComplete((done, ex) -> WaitLog.renewed(due, sentAt));
+		}
+		return all;
 	}
 
 	private List<CompletableFuture<ScriptExecutor.Outcome>> send(List<Hold> due) {
@@ -109,7 +113,8 @@ final class LeaseRenewer {
 		else if (!hold.released) {
 			hold.markLost((result == -1)
 					? "the watchdog found its Redis key '" + hold.redisKey + "' overwritten with a value that is no lock"
-					: "the watchdog found it gone at renewal (it expired or was deleted in Redis)");
+					: "the watchdog found it gone when it renewed it (it expired, was deleted or was force-released in "
+							+ "Redis)");
 			this.events.later(() -> this.events.lost(hold));
 		}
 	}

@@ -304,8 +304,8 @@ final class LockCommands {
 					.execute(() -> runWithdrawal(script, true, redisKey, key, args, retry + 1, done));
 				return;
 			}
-			logger.warn("Could not withdraw the waiting claim on lock '" + key + "' (" + failure.getMessage()
-					+ "); what it left in Redis ends by itself: a place in the queue within seconds, a hold with its lease");
+			logger.warn("Could not withdraw the waiting claim on lock '" + key + "': " + CommandFailures.outcome(failure)
+					+ "; what it left in Redis ends by itself: a place in the queue within seconds, a hold with its lease");
 			logger.debug("Withdrawal failure", failure);
 			done.complete(null);
 		});

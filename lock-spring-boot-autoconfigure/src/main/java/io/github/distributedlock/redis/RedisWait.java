@@ -65,6 +65,9 @@ final class RedisWait {
 	/** When the last try was sent ({@link System#nanoTime()}). Written by one step at a time. */
 	private long sentAt;
 
+	/** Whether the wait was logged as started ({@link WaitLog}, DEBUG only). Written by one step at a time. */
+	private boolean waitLogged;
+
 	RedisWait(WaitingAcquirer acquirer, LockType type, String key, String redisKey, String owner, String downgradeFrom,
 			long leaseMillis, long deadline, long waitId, @Nullable ReleaseWaiter waiter) {
 		this.acquirer = acquirer;
@@ -152,6 +155,9 @@ final class RedisWait {
 		// the holder's lease bounds the wait: a crashed holder publishes nothing
 		long untilLeaseEnds = (result == LockScripts.NO_TTL) ? WaitingAcquirer.NO_TTL_RETRY_NANOS
 				: TimeUnit.MILLISECONDS.toNanos(result + 1);
+		if (!this.waitLogged && WaitLog.waits()) {
+			logWait(remaining, result);
+		}
 		waitThenTry(Math.min(remaining, Math.min(untilLeaseEnds, WaitingAcquirer.RETRY_NANOS)));
 	}
 
@@ -204,6 +210,7 @@ final class RedisWait {
 			// if that was long ago, the next try finds the grant and confirms a full lease
 			if (granted != null && granted.isGranted() && !this.cancelled && !this.acquirer.closed.get()
 					&& System.nanoTime() - this.sentAt < Hold.thirdOfLeaseNanos(this.leaseMillis)) {
+				WaitLog.granted(this.key, this.type, this.owner, granted.grantedToken());
 				succeed(new WaitingAcquirer.Acquired(this.sentAt, granted.grantedToken()));
 				return;
 			}
@@ -257,6 +264,14 @@ final class RedisWait {
 			withdrawal.run();
 		}
 		end.run();
+	}
+
+	private void logWait(long remaining, long tryResult) {
+		this.waitLogged = true;
+		long since = System.nanoTime();
+		WaitLog.started(this.key, this.type, this.owner, remaining, tryResult);
+		this.result.whenComplete((acquired, failure) -> WaitLog.ended(this.key, this.type, this.owner, since,
+				acquired != null, failure, this.cancelled));
 	}
 
 	private void unregister() {

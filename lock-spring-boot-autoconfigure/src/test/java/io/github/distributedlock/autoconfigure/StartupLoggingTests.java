@@ -123,6 +123,20 @@ class StartupLoggingTests {
 			.contains("shortest lease (3s / 3 = 1s)");
 	}
 
+	@Test
+	void withTheLocalStoreTheLineSaysTheLocksAreInThisJvm(CapturedOutput output) {
+		contextRunner().withConfiguration(AutoConfigurations.of(LocalLockAutoConfiguration.class))
+			.withPropertyValues("distributed-lock.store=local")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output.getOut().lines().filter((line) -> line.contains("Distributed locks ")))
+			.singleElement()
+			.asString()
+			.contains("Distributed locks in this JVM only (distributed-lock.store=local: not shared with other "
+					+ "instances)")
+			.doesNotContain("Redis " + server.host());
+		assertThat(output).doesNotContain(TIMEOUT_WARNING);
+	}
+
 	static class ShortLeaseService {
 
 		@DistributedLock(lease = "3s")

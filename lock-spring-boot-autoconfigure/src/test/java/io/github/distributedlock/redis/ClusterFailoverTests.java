@@ -187,7 +187,7 @@ class ClusterFailoverTests {
 
 	/** Runs {@code action} under the lock if it is acquired at once; returns {@code null} if it is not. */
 	private static <T> @Nullable T tryOnce(DistributedLockTemplate template, LockDefinition definition,
-			LockCallback<T> action) {
+			LockCallback<T, RuntimeException> action) {
 		return template.tryExecuteAll(List.of(definition), action, () -> null);
 	}
 

@@ -1,0 +1,62 @@
+package io.github.distributedlock.aop;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import io.github.distributedlock.annotation.DistributedLock;
+import io.github.distributedlock.annotation.OnLockFailure;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.Schedules;
+
+/**
+ * What a {@code @DistributedLock} on a {@code @Scheduled} method does differently: every instance starts the job
+ * at the same time, so an instance that loses the lock must skip the period, not wait and run the job once more
+ * after the winner. The attributes a user left at their defaults become {@code acquireTimeout = "0"} and
+ * {@code onFailure = SKIP}; an explicit setting wins.
+ * <p>
+ * An annotation does not record which attributes were written out, so "left at the default" means "equal to
+ * the default": {@code acquireTimeout = ""} and {@code onFailure = THROW}. Written out, {@code THROW} cannot be
+ * told apart from the default and is read as unset.
+ *
+ * @param timeoutDefaulted whether the acquire timeout was unset and is now zero
+ * @param onFailureDefaulted whether {@code onFailure} was unset and is now {@code SKIP}
+ */
+record ScheduledLock(boolean timeoutDefaulted, boolean onFailureDefaulted) {
+
+	/**
+	 * Returns how the scheduled defaults apply to a method.
+	 * @param method the annotated method
+	 * @param annotation its {@code @DistributedLock}
+	 * @return {@code null} if the method is not {@code @Scheduled}
+	 */
+	static @Nullable ScheduledLock of(Method method, DistributedLock annotation) {
+		if (!AnnotatedElementUtils.hasAnnotation(method, Scheduled.class)
+				&& !AnnotatedElementUtils.hasAnnotation(method, Schedules.class)) {
+			return null;
+		}
+		return new ScheduledLock(annotation.acquireTimeout().isEmpty(),
+				annotation.onFailure() == OnLockFailure.THROW);
+	}
+
+	/**
+	 * The acquire timeout a scheduled method runs with.
+	 * @param parsed the annotation's, or {@code null} when unset
+	 * @return zero when unset, else the annotation's
+	 */
+	@Nullable Duration acquireTimeout(@Nullable Duration parsed) {
+		return (this.timeoutDefaulted || parsed == null) ? Duration.ZERO : parsed;
+	}
+
+	/**
+	 * What a scheduled method does when it loses.
+	 * @param declared the annotation's
+	 * @return {@code SKIP} when unset, else the annotation's
+	 */
+	OnLockFailure onFailure(OnLockFailure declared) {
+		return this.onFailureDefaulted ? OnLockFailure.SKIP : declared;
+	}
+
+}

@@ -1,0 +1,41 @@
+package io.github.distributedlock.autoconfigure;
+
+import io.github.distributedlock.aop.LockAnnotationValidator;
+import io.github.distributedlock.metrics.LockMetrics;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextRefreshedEvent;
+
+/**
+ * Once the context is refreshed (the {@code @DistributedLock} methods are checked by then), registers the
+ * per-lock counters of every lock name the annotations use, at zero, so that {@code distributed.lock.lost} and
+ * {@code distributed.lock.renewals.failed} have a series for alert rules before their first event.
+ */
+final class KnownLockMeters implements ApplicationListener<ContextRefreshedEvent> {
+
+	private final LockMetrics metrics;
+
+	private final ObjectProvider<LockAnnotationValidator> validator;
+
+	private final ApplicationContext context;
+
+	KnownLockMeters(LockMetrics metrics, ObjectProvider<LockAnnotationValidator> validator,
+			ApplicationContext context) {
+		this.metrics = metrics;
+		this.validator = validator;
+		this.context = context;
+	}
+
+	@Override
+	public void onApplicationEvent(ContextRefreshedEvent event) {
+		// a child context's refresh reaches this listener too
+		LockAnnotationValidator checked = this.validator.getIfAvailable();
+		if (event.getApplicationContext() != this.context || checked == null) {
+			return;
+		}
+		checked.getLockNames().forEach((name, types) -> types.forEach((type) -> this.metrics.registerKnown(name, type)));
+	}
+
+}
