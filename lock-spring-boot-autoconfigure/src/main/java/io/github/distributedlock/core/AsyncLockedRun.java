@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -40,11 +41,25 @@ final class AsyncLockedRun {
 	static <T> CompletableFuture<T> run(LockClient client, Collection<LockDefinition> definitions,
 			AsyncAcquirer acquirer, LockCallback<? extends @Nullable CompletionStage<T>> action,
 			@Nullable Supplier<@Nullable T> whenNotAcquired) {
+		return run(client, definitions, acquirer, action, whenNotAcquired, (definition) -> false);
+	}
+
+	/**
+	 * Like {@link #run(LockClient, Collection, AsyncAcquirer, LockCallback, Supplier)}, failing the returned
+	 * future with the {@link LockLostException} at once when a lock whose definition says so is lost
+	 * ({@link LossReaction}).
+	 * @param interruptsOnLoss whether a definition's loss fails the work
+	 */
+	static <T> CompletableFuture<T> run(LockClient client, Collection<LockDefinition> definitions,
+			AsyncAcquirer acquirer, LockCallback<? extends @Nullable CompletionStage<T>> action,
+			@Nullable Supplier<@Nullable T> whenNotAcquired, Predicate<LockDefinition> interruptsOnLoss) {
 		List<LockHandle> held = new ArrayList<>(definitions.size());
+		List<LockDefinition> ordered = List.of();
 		long start = System.nanoTime();
 		try {
+			ordered = LockedRun.inLockingOrder(definitions);
 			long owner = client.newAsyncOwner();
-			for (LockDefinition definition : LockedRun.inLockingOrder(definitions)) {
+			for (LockDefinition definition : ordered) {
 				LockHandle handle = acquire(acquirer.acquire(definition, start, owner), definition, start);
 				if (handle == null) {
 					LockAcquisitionException notAcquired = new LockAcquisitionException(definition.key(),
@@ -75,7 +90,12 @@ final class AsyncLockedRun {
 		if (stage == null) {
 			return release(held, null).thenApply((done) -> null);
 		}
-		return releasedWhenComplete(stage, held);
+		CompletableFuture<T> result = releasedWhenComplete(stage, held);
+		List<LockHandle> watched = LossReaction.watched(ordered, held, interruptsOnLoss);
+		if (!watched.isEmpty()) {
+			LossReaction.failOnLoss(watched, result, stage, () -> release(held, null).exceptionally((ex) -> null));
+		}
+		return result;
 	}
 
 	/** Waits on the calling thread for one acquisition; an interrupt gives it up. */

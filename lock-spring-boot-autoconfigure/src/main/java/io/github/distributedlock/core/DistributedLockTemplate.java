@@ -12,6 +12,7 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Supplier;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.annotation.OnLockLoss;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -46,8 +47,24 @@ public class DistributedLockTemplate {
 	 * @throws IllegalArgumentException if a default is out of range; the message names the property
 	 */
 	public DistributedLockTemplate(LockClient client, Duration defaultLease, Duration defaultAcquireTimeout) {
+		this(client, defaultLease, defaultAcquireTimeout, OnLockLoss.NONE);
+	}
+
+	/**
+	 * Creates a template with a default reaction to a lost lock.
+	 * @param client the store of the locks
+	 * @param defaultLease lease of definitions that set none ({@code distributed-lock.lease}); at least
+	 * {@link LockDefinition#MIN_RENEWABLE_LEASE}
+	 * @param defaultAcquireTimeout acquire timeout of definitions that set none
+	 * ({@code distributed-lock.acquire-timeout}); not negative
+	 * @param defaultOnLost what happens to the work of definitions that set none when their lock is lost
+	 * ({@code distributed-lock.on-lost})
+	 * @throws IllegalArgumentException if a default is out of range; the message names the property
+	 */
+	public DistributedLockTemplate(LockClient client, Duration defaultLease, Duration defaultAcquireTimeout,
+			OnLockLoss defaultOnLost) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
-		this.defaults = new LockDefaults(defaultLease, defaultAcquireTimeout);
+		this.defaults = new LockDefaults(defaultLease, defaultAcquireTimeout, defaultOnLost);
 	}
 
 	/**
@@ -83,7 +100,7 @@ public class DistributedLockTemplate {
 	 * @throws DistributedLockException if Redis could not be reached; {@code action} did not run
 	 */
 	public <T> @Nullable T execute(LockDefinition definition, LockCallback<T> action) {
-		return LockedRun.run(List.of(definition), this::acquire, action, null);
+		return LockedRun.run(List.of(definition), this::acquire, action, null, this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -101,7 +118,7 @@ public class DistributedLockTemplate {
 	 * @throws DistributedLockException if Redis could not be reached
 	 */
 	public <T> @Nullable T executeAll(Collection<LockDefinition> definitions, LockCallback<T> action) {
-		return LockedRun.run(definitions, this::acquire, action, null);
+		return LockedRun.run(definitions, this::acquire, action, null, this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -118,7 +135,8 @@ public class DistributedLockTemplate {
 	public <T> @Nullable T tryExecuteAll(Collection<LockDefinition> definitions, LockCallback<T> action,
 			Supplier<@Nullable T> whenNotAcquired) {
 		return LockedRun.run(definitions, this::acquire, action,
-				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
+				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"),
+				this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -158,7 +176,8 @@ public class DistributedLockTemplate {
 	 */
 	public <T> CompletableFuture<T> executeAllAsync(Collection<LockDefinition> definitions,
 			LockCallback<? extends @Nullable CompletionStage<T>> action) {
-		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action, null);
+		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action, null,
+				this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -174,7 +193,8 @@ public class DistributedLockTemplate {
 	public <T> CompletableFuture<T> tryExecuteAllAsync(Collection<LockDefinition> definitions,
 			LockCallback<? extends @Nullable CompletionStage<T>> action, Supplier<@Nullable T> whenNotAcquired) {
 		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action,
-				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
+				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"),
+				this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -245,6 +265,14 @@ public class DistributedLockTemplate {
 		String checked = checkKey(key);
 		return new ClientReadWriteLock(new ClientLock(this.client, checked, LockType.READ, this.defaults.lease()),
 				new ClientLock(this.client, checked, LockType.WRITE, this.defaults.lease()));
+	}
+
+	/**
+	 * Returns the reaction to a lost lock of definitions that set none.
+	 * @return the default {@link OnLockLoss}
+	 */
+	public OnLockLoss getDefaultOnLost() {
+		return this.defaults.onLost();
 	}
 
 	/**

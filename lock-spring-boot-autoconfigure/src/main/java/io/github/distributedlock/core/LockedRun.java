@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -39,6 +40,16 @@ final class LockedRun {
 	 */
 	static <T> @Nullable T run(Collection<LockDefinition> definitions, Acquirer acquirer, LockCallback<T> action,
 			@Nullable Supplier<@Nullable T> whenNotAcquired) {
+		return run(definitions, acquirer, action, whenNotAcquired, (definition) -> false);
+	}
+
+	/**
+	 * Like {@link #run(Collection, Acquirer, LockCallback, Supplier)}, interrupting the calling thread once while
+	 * {@code action} runs when a lock whose definition says so is lost ({@link LossReaction}).
+	 * @param interruptsOnLoss whether a definition's loss interrupts the action
+	 */
+	static <T> @Nullable T run(Collection<LockDefinition> definitions, Acquirer acquirer, LockCallback<T> action,
+			@Nullable Supplier<@Nullable T> whenNotAcquired, Predicate<LockDefinition> interruptsOnLoss) {
 		Objects.requireNonNull(action, "action must not be null");
 		List<LockDefinition> ordered = inLockingOrder(definitions);
 		List<LockHandle> held = new ArrayList<>(ordered.size());
@@ -62,14 +73,17 @@ final class LockedRun {
 			held.add(handle);
 		}
 		T result;
+		LossReaction onLoss = LossReaction.interruptOnLoss(LossReaction.watched(ordered, held, interruptsOnLoss));
 		LockContext.push(held);
 		try {
 			result = action.doInLock();
 		}
 		catch (Throwable ex) {
+			onLoss.end();
 			LockContext.pop(held.size());
 			throw sneakyThrow(releaseAfterFailure(held, ex));
 		}
+		onLoss.end();
 		LockContext.pop(held.size());
 		RuntimeException releaseFailure = releaseAll(held, null);
 		if (releaseFailure != null) {

@@ -14,7 +14,7 @@ import org.apache.commons.logging.LogFactory;
  * Renews a batch of holds in Redis for the {@link LeaseWatchdog} and records each outcome on its hold: a
  * renewal confirms the lease from when it was sent and sets the next renewal a third of the lease later; a
  * lock found gone is lost; a failure is retried after a third of what is left of the lease, and the hold is
- * lost once the lease ran out without a renewal. Each hold's outcome is recorded when its own reply comes, so
+ * lost once the lease ran out without a renewal, or while a renewal went unanswered ({@link UnansweredRenewals}). Each hold's outcome is recorded when its own reply comes, so
  * a slow reply (a cluster node that answers late) delays no other hold of the batch. Thread-safe.
  */
 final class LeaseRenewer {
@@ -25,9 +25,12 @@ final class LeaseRenewer {
 
 	private final HoldEvents events;
 
-	LeaseRenewer(LockCommands commands, HoldEvents events) {
+	private final UnansweredRenewals unanswered;
+
+	LeaseRenewer(LockCommands commands, HoldEvents events, UnansweredRenewals unanswered) {
 		this.commands = commands;
 		this.events = events;
+		this.unanswered = unanswered;
 	}
 
 	/**
@@ -48,6 +51,7 @@ final class LeaseRenewer {
 		else {
 			outcomes = this.commands.renewAll(due);
 		}
+		UnansweredRenewals.Watch watch = this.unanswered.watch(due);
 		List<CompletableFuture<Void>> recorded = new ArrayList<>(due.size());
 		for (int i = 0; i < due.size(); i++) {
 			Hold hold = due.get(i);
@@ -66,7 +70,9 @@ final class LeaseRenewer {
 				return null;
 			}));
 		}
-		return CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
+		CompletableFuture<Void> all = CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
+		all.whenComplete((done, ex) -> watch.end());
+		return all;
 	}
 
 	private static DistributedLockException asLockFailure(Throwable ex) {
