@@ -1,7 +1,10 @@
 package io.github.distributedlock.core;
 
 import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.List;
 import java.util.Objects;
 
 
@@ -56,6 +59,16 @@ public final class LockContext {
 		}
 		throw new IllegalStateException("Lock '" + key + "' is not held by a locked callback or @DistributedLock "
 				+ "method on this thread");
+	}
+
+	/**
+	 * Returns the handles of every lock that the running callbacks and methods hold on this thread, innermost
+	 * first: what a step that must happen under all of them (a commit) checks. Cheap: no copy.
+	 * @return a read-only view, valid until the innermost locked call on this thread returns; empty when none
+	 */
+	public static Collection<LockHandle> held() {
+		Deque<LockHandle> handles = HANDLES.get();
+		return (handles != null) ? Collections.unmodifiableCollection(handles) : List.of();
 	}
 
 	/**
