@@ -35,20 +35,10 @@ final class AsyncLockedRun {
 	 * returns completes (or the returned future is cancelled).
 	 * @param whenNotAcquired supplies the result when some lock is not acquired in time, or {@code null} to
 	 * fail the stage with a {@link LockAcquisitionException} then
+	 * @param interruptsOnLoss whether the loss of a definition's lock fails the returned future at once, cancels
+	 * the stage and releases the locks ({@link LossReaction})
 	 * @return the stage's outcome, after the release: its value, unless the release found a lock lost
 	 * ({@link LockLostException}); its failure, with release failures added as suppressed
-	 */
-	static <T> CompletableFuture<T> run(LockClient client, Collection<LockDefinition> definitions,
-			AsyncAcquirer acquirer, LockCallback<? extends @Nullable CompletionStage<T>> action,
-			@Nullable Supplier<@Nullable T> whenNotAcquired) {
-		return run(client, definitions, acquirer, action, whenNotAcquired, (definition) -> false);
-	}
-
-	/**
-	 * Like {@link #run(LockClient, Collection, AsyncAcquirer, LockCallback, Supplier)}, failing the returned
-	 * future with the {@link LockLostException} at once when a lock whose definition says so is lost
-	 * ({@link LossReaction}).
-	 * @param interruptsOnLoss whether a definition's loss fails the work
 	 */
 	static <T> CompletableFuture<T> run(LockClient client, Collection<LockDefinition> definitions,
 			AsyncAcquirer acquirer, LockCallback<? extends @Nullable CompletionStage<T>> action,

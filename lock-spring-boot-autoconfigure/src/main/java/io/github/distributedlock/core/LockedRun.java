@@ -37,16 +37,8 @@ final class LockedRun {
 	 * {@code action} with their handles in the {@link LockContext}, and releases them in reverse order.
 	 * @param whenNotAcquired supplies the result when some lock is not acquired in time, or {@code null} to
 	 * throw a {@link LockAcquisitionException} then
-	 */
-	static <T> @Nullable T run(Collection<LockDefinition> definitions, Acquirer acquirer, LockCallback<T> action,
-			@Nullable Supplier<@Nullable T> whenNotAcquired) {
-		return run(definitions, acquirer, action, whenNotAcquired, (definition) -> false);
-	}
-
-	/**
-	 * Like {@link #run(Collection, Acquirer, LockCallback, Supplier)}, interrupting the calling thread once while
-	 * {@code action} runs when a lock whose definition says so is lost ({@link LossReaction}).
-	 * @param interruptsOnLoss whether a definition's loss interrupts the action
+	 * @param interruptsOnLoss whether the loss of a definition's lock interrupts the calling thread, once, while
+	 * {@code action} runs ({@link LossReaction})
 	 */
 	static <T> @Nullable T run(Collection<LockDefinition> definitions, Acquirer acquirer, LockCallback<T> action,
 			@Nullable Supplier<@Nullable T> whenNotAcquired, Predicate<LockDefinition> interruptsOnLoss) {

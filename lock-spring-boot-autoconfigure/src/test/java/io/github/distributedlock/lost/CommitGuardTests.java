@@ -16,6 +16,7 @@ import io.github.distributedlock.test.CommandStats;
 import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.transaction.LockCommitGuard;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,6 +31,7 @@ import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfigu
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.annotation.Transactional;
@@ -46,14 +48,25 @@ import static org.awaitility.Awaitility.await;
  */
 class CommitGuardTests {
 
-	private static final RedisServer server = RedisServer.start();
+	private static RedisServer server;
 
-	private static final StringRedisTemplate redis = new StringRedisTemplate(server.connectionFactory());
+	private static LettuceConnectionFactory connectionFactory;
+
+	private static StringRedisTemplate redis;
 
 	private final String sku = "sku-" + UUID.randomUUID();
 
+	@BeforeAll
+	static void startRedis() {
+		// a server of its own, for the command counts
+		server = RedisServer.start();
+		connectionFactory = server.connectionFactory();
+		redis = new StringRedisTemplate(connectionFactory);
+	}
+
 	@AfterAll
 	static void stopRedis() {
+		connectionFactory.destroy();
 		server.close();
 	}
 
@@ -66,12 +79,22 @@ class CommitGuardTests {
 					TransactionManagerCustomizationAutoConfiguration.class, TransactionAutoConfiguration.class))
 			.withUserConfiguration(StockConfiguration.class)
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
-					"spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID(), "spring.sql.init.mode=never");
+					"spring.datasource.url=" + databaseUrl(), "spring.sql.init.mode=never");
+	}
+
+	/**
+	 * The JDBC URL of the database the tests write; a subclass may name another database.
+	 * @return a new embedded H2 database
+	 */
+	String databaseUrl() {
+		return "jdbc:h2:mem:" + UUID.randomUUID();
 	}
 
 	private void createStock(AssertableApplicationContext context, int quantity) {
 		JdbcClient jdbc = context.getBean(JdbcClient.class);
 		jdbc.sql("create table if not exists stock (sku varchar(64) primary key, qty int not null)").update();
+		// the database may outlive one application (PostgreSQL): each starts from its own row
+		jdbc.sql("delete from stock where sku = ?").param(this.sku).update();
 		jdbc.sql("insert into stock (sku, qty) values (?, ?)").params(this.sku, quantity).update();
 	}
 
