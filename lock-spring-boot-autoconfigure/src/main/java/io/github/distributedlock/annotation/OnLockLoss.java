@@ -20,9 +20,10 @@ public enum OnLockLoss {
 	/**
 	 * The work is stopped as soon as the loss is learnt: a blocking holder's thread is interrupted once (only
 	 * while it still runs the locked work; the flag is cleared when the locked call ends, which then throws
-	 * {@link io.github.distributedlock.core.LockLostException}); a method returning a {@code CompletableFuture}
-	 * has its future failed with {@code LockLostException} and the stage it returned cancelled; a {@code Mono} or
-	 * {@code Flux} signals {@code LockLostException} downstream and cancels its upstream.
+	 * {@link io.github.distributedlock.core.LockLostException}, or the work's own exception with it suppressed);
+	 * a method returning a {@code CompletableFuture} has its future failed with {@code LockLostException} and
+	 * the stage it returned cancelled; a {@code Mono} or {@code Flux} signals {@code LockLostException}
+	 * downstream and cancels its upstream.
 	 */
 	INTERRUPT
 
