@@ -1,10 +1,8 @@
 package io.github.distributedlock.core;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
-import java.util.Collection;
-import java.util.Collections;
 import java.util.Deque;
-import java.util.List;
 import java.util.Objects;
 
 
@@ -62,13 +60,20 @@ public final class LockContext {
 	}
 
 	/**
-	 * Returns the handles of every lock that the running callbacks and methods hold on this thread, innermost
-	 * first: what a step that must happen under all of them (a commit) checks. Cheap: no copy.
-	 * @return a read-only view, valid until the innermost locked call on this thread returns; empty when none
+	 * Checks every lock that the running callbacks and methods hold on this thread, innermost first, with
+	 * {@link LockHandle#checkHeld(Duration)}: what a step that must end under all of them (a commit) calls. No
+	 * round trip; nothing is allocated for a thread that holds none.
+	 * @param margin how long each lock's lease must still be confirmed for; not negative
+	 * @throws LockLostException if one of them is lost, or its confirmed lease ends within {@code margin}
+	 * @throws IllegalArgumentException if {@code margin} is negative
 	 */
-	public static Collection<LockHandle> held() {
+	public static void checkHeld(Duration margin) {
 		Deque<LockHandle> handles = HANDLES.get();
-		return (handles != null) ? Collections.unmodifiableCollection(handles) : List.of();
+		if (handles != null) {
+			for (LockHandle handle : handles) {
+				handle.checkHeld(margin);
+			}
+		}
 	}
 
 	/**

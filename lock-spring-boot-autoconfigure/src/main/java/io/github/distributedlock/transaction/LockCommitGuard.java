@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Objects;
 
 import io.github.distributedlock.core.LockContext;
-import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
 
 import org.springframework.transaction.TransactionExecution;
@@ -19,7 +18,7 @@ import org.springframework.transaction.TransactionExecutionListener;
  * <p>
  * A {@link TransactionExecutionListener}: Spring Boot adds it to the transaction managers it auto-configures
  * (JDBC, JPA, ...); add it to a transaction manager of your own with
- * {@code transactionManager.addListener(guard)}. It checks what this client knows, with no round trip: a
+ * {@code transactionManager.addListener(guard)}. It checks ({@link LockContext#checkHeld(Duration)}) what this client knows, with no round trip: a
  * healthy lock costs a read of its confirmed lease per commit. Only the outermost (new) transaction's commit
  * is checked; a transaction on a thread that holds no lock is not affected. Thread-safe.
  */
@@ -57,9 +56,7 @@ public class LockCommitGuard implements TransactionExecutionListener {
 	 */
 	@Override
 	public void beforeCommit(TransactionExecution transaction) {
-		for (LockHandle handle : LockContext.held()) {
-			handle.checkHeld(this.margin);
-		}
+		LockContext.checkHeld(this.margin);
 	}
 
 }
