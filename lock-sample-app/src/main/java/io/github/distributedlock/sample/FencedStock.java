@@ -2,16 +2,17 @@ package io.github.distributedlock.sample;
 
 import java.util.List;
 
-import org.springframework.core.io.ClassPathResource;
+import io.github.distributedlock.fencing.FencedRedis;
+import io.github.distributedlock.fencing.StaleFencingTokenException;
+
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.stereotype.Component;
 
 /**
- * A fenced resource: stock levels that remember the fencing token of their last accepted write and refuse a
- * write whose token is not greater. This is the pattern to copy for any store a lock protects: the check and
- * the write are one atomic step in the store itself (here a Lua script; in SQL
- * {@code UPDATE stock SET units = :units, fence = :token WHERE sku = :sku AND fence < :token}).
+ * A fenced resource: stock levels in Redis that refuse a write whose fencing token is older than the token of
+ * their last accepted write. The library's {@link FencedRedis} does the check and the write in one script, and
+ * keeps the accepted token beside the value ({@link FencedRedis#fencingTokenKey(String)}); for a table, its
+ * {@code FencedJdbc} runs {@code UPDATE stock SET units = :units, fence = :token WHERE sku = :sku AND fence < :token}.
  * <p>
  * Why: a lock holder can pause (a GC pause, a network partition) past its lease; another instance then takes
  * the lock and writes. When the paused holder wakes and writes, only the token tells the store that its
@@ -20,26 +21,33 @@ import org.springframework.stereotype.Component;
 @Component
 public class FencedStock {
 
-	private static final RedisScript<Long> WRITE = RedisScript
-		.of(new ClassPathResource("io/github/distributedlock/sample/fenced_write.lua"), Long.class);
+	private final FencedRedis fenced;
 
 	private final StringRedisTemplate redis;
 
-	public FencedStock(StringRedisTemplate redis) {
+	public FencedStock(FencedRedis fenced, StringRedisTemplate redis) {
+		this.fenced = fenced;
 		this.redis = redis;
 	}
 
 	/**
-	 * Sets the units of a SKU if {@code fencingToken} is greater than the token of the last accepted write.
+	 * Sets the units of a SKU if {@code fencingToken} is not older than the token of the last accepted write.
 	 * @param sku the stock keeping unit
 	 * @param units the new stock level
 	 * @param fencingToken the writer's token, {@code LockContext.current().fencingToken()} in locked code
 	 * @return {@code true} if written; {@code false} if refused as stale
 	 */
 	public boolean write(String sku, int units, long fencingToken) {
-		Long written = this.redis.execute(WRITE, List.of(key(sku)), Long.toString(fencingToken),
-				Integer.toString(units), Long.toString(SampleData.TTL.toMillis()));
-		return Long.valueOf(1).equals(written);
+		try {
+			this.fenced.hset(key(sku), "units", Integer.toString(units), fencingToken);
+		}
+		catch (StaleFencingTokenException ex) {
+			return false;
+		}
+		// the demo leaves nothing behind for ever: the value and its token expire together
+		this.redis.expire(key(sku), SampleData.TTL);
+		this.redis.expire(FencedRedis.fencingTokenKey(key(sku)), SampleData.TTL);
+		return true;
 	}
 
 	/**
@@ -63,11 +71,11 @@ public class FencedStock {
 	}
 
 	/**
-	 * Deletes the stock of a SKU from Redis.
+	 * Deletes the stock of a SKU, and the token kept beside it, from Redis.
 	 * @param sku the stock keeping unit
 	 */
 	public void remove(String sku) {
-		this.redis.delete(key(sku));
+		this.redis.delete(List.of(key(sku), FencedRedis.fencingTokenKey(key(sku))));
 	}
 
 	private static String key(String sku) {

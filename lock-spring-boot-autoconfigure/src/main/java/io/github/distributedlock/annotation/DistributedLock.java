@@ -105,4 +105,14 @@ public @interface DistributedLock {
 	 */
 	String holdAtLeast() default "";
 
+	/**
+	 * What happens to the running method when this client learns that its lock was lost (see
+	 * {@link OnLockLoss}): {@link OnLockLoss#INTERRUPT} stops it (an interrupt, a failed future, an error signal
+	 * that cancels the publisher's upstream). {@link OnLockLoss#NONE}, the default, takes
+	 * {@code distributed-lock.on-lost} ({@code none} unless configured): the method runs on and the loss is
+	 * reported at its release.
+	 * @return {@link OnLockLoss#NONE} by default
+	 */
+	OnLockLoss onLost() default OnLockLoss.NONE;
+
 }

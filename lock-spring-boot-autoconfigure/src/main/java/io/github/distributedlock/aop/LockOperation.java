@@ -7,6 +7,7 @@ import java.util.Optional;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.annotation.OnLockFailure;
+import io.github.distributedlock.annotation.OnLockLoss;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.expression.AnnotatedElementKey;
@@ -30,11 +31,14 @@ import org.springframework.expression.Expression;
  * @param holdAtLeast the minimum hold (zero or positive), or {@code null} for none
  * @param returnKind how the method gives its result, which decides how long the lock is held
  * @param scheduled how the {@code @Scheduled} defaults applied, or {@code null} if the method is not scheduled
+ * @param onLost what happens to the running method when the lock is lost, or {@code null} for the template's
+ * default (the annotation's {@code NONE})
  */
 record LockOperation(String description, Method method, AnnotatedElementKey methodKey, String name,
 		List<String> keySources, List<Expression> keys, LockType type, @Nullable Duration lease,
 		@Nullable Duration acquireTimeout, boolean autoRenew, OnLockFailure onFailure,
-		@Nullable Duration holdAtLeast, ReturnKind returnKind, @Nullable ScheduledLock scheduled) {
+		@Nullable Duration holdAtLeast, ReturnKind returnKind, @Nullable ScheduledLock scheduled,
+		@Nullable OnLockLoss onLost) {
 
 	/**
 	 * What a skipped call of a method that returns a plain value returns: an empty {@link Optional} for methods

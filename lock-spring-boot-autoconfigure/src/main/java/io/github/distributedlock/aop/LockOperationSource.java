@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 
 import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.annotation.OnLockFailure;
+import io.github.distributedlock.annotation.OnLockLoss;
 import io.github.distributedlock.core.LockDefinition;
 import org.jspecify.annotations.Nullable;
 
@@ -150,7 +151,8 @@ public class LockOperationSource implements BeanFactoryAware {
 		}
 		return new LockOperation(description, specificMethod, methodKey, name, keySources, List.copyOf(keys),
 				annotation.type(), lease, acquireTimeout, annotation.autoRenew(), onFailure, holdAtLeast,
-				ReturnKind.of(specificMethod), scheduled);
+				ReturnKind.of(specificMethod), scheduled,
+				(annotation.onLost() != OnLockLoss.NONE) ? annotation.onLost() : null);
 	}
 
 	private Expression parseKey(String source, AnnotatedElementKey methodKey, String description) {

@@ -120,7 +120,8 @@ public final class DistributedLockAutoConfiguration {
 		for (LockClientDecorator decorator : decorators.orderedStream().toList()) {
 			decorated = decorator.decorate(decorated);
 		}
-		return new DistributedLockTemplate(decorated, properties.getLease(), properties.getAcquireTimeout());
+		return new DistributedLockTemplate(decorated, properties.getLease(), properties.getAcquireTimeout(),
+				properties.getOnLost());
 	}
 
 	/**

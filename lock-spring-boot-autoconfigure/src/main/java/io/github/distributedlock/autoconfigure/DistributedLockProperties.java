@@ -3,6 +3,7 @@ package io.github.distributedlock.autoconfigure;
 import java.time.Duration;
 import java.util.Objects;
 
+import io.github.distributedlock.annotation.OnLockLoss;
 import io.github.distributedlock.core.LockDefinition;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -79,6 +80,13 @@ public class DistributedLockProperties {
 	 * development: it excludes nothing across JVMs, and needs no Redis).
 	 */
 	private Store store = Store.REDIS;
+
+	/**
+	 * What happens to the running work of a lock that sets no onLost when this instance learns that the lock was
+	 * lost: 'none' lets it run on (the release reports the loss), 'interrupt' stops it (interrupts a blocking
+	 * holder's thread, fails a CompletableFuture, signals an error to a Mono or Flux and cancels its upstream).
+	 */
+	private OnLockLoss onLost = OnLockLoss.NONE;
 
 	/**
 	 * Creates properties with the documented defaults; Spring Boot binds {@code distributed-lock.*} onto them.
@@ -261,6 +269,22 @@ public class DistributedLockProperties {
 	 */
 	public void setStore(Store store) {
 		this.store = store;
+	}
+
+	/**
+	 * Returns what happens to the work of locks that set no {@code onLost} when they are lost.
+	 * @return {@link OnLockLoss#NONE} by default
+	 */
+	public OnLockLoss getOnLost() {
+		return this.onLost;
+	}
+
+	/**
+	 * Sets what happens to the work of locks that set no {@code onLost} when they are lost.
+	 * @param onLost {@link OnLockLoss#INTERRUPT} to stop the work
+	 */
+	public void setOnLost(OnLockLoss onLost) {
+		this.onLost = Objects.requireNonNull(onLost, "onLost must not be null");
 	}
 
 	/**

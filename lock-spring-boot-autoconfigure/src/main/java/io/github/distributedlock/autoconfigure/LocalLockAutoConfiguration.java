@@ -48,7 +48,8 @@ public final class LocalLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockClient.class)
 	DistributedLockTemplate distributedLockTemplate(LockClient lockClient, DistributedLockProperties properties) {
-		return new DistributedLockTemplate(lockClient, properties.getLease(), properties.getAcquireTimeout());
+		return new DistributedLockTemplate(lockClient, properties.getLease(), properties.getAcquireTimeout(),
+				properties.getOnLost());
 	}
 
 }

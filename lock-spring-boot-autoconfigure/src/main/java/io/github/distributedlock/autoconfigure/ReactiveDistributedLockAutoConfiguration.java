@@ -40,7 +40,8 @@ public final class ReactiveDistributedLockAutoConfiguration {
 	@ConditionalOnMissingBean
 	ReactiveDistributedLockTemplate reactiveDistributedLockTemplate(DistributedLockTemplate distributedLockTemplate) {
 		return new ReactiveDistributedLockTemplate(distributedLockTemplate.getClient(),
-				distributedLockTemplate.getDefaultLease(), distributedLockTemplate.getDefaultAcquireTimeout());
+				distributedLockTemplate.getDefaultLease(), distributedLockTemplate.getDefaultAcquireTimeout(),
+				distributedLockTemplate.getDefaultOnLost());
 	}
 
 	/**

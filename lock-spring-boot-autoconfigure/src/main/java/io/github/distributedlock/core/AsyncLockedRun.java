@@ -9,6 +9,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -34,17 +35,21 @@ final class AsyncLockedRun {
 	 * returns completes (or the returned future is cancelled).
 	 * @param whenNotAcquired supplies the result when some lock is not acquired in time, or {@code null} to
 	 * fail the stage with a {@link LockAcquisitionException} then
+	 * @param interruptsOnLoss whether the loss of a definition's lock fails the returned future at once, cancels
+	 * the stage and releases the locks ({@link LossReaction})
 	 * @return the stage's outcome, after the release: its value, unless the release found a lock lost
 	 * ({@link LockLostException}); its failure, with release failures added as suppressed
 	 */
 	static <T> CompletableFuture<T> run(LockClient client, Collection<LockDefinition> definitions,
 			AsyncAcquirer acquirer, LockCallback<? extends @Nullable CompletionStage<T>, ?> action,
-			@Nullable Supplier<@Nullable T> whenNotAcquired) {
+			@Nullable Supplier<@Nullable T> whenNotAcquired, Predicate<LockDefinition> interruptsOnLoss) {
 		List<LockHandle> held = new ArrayList<>(definitions.size());
+		List<LockDefinition> ordered = List.of();
 		long start = System.nanoTime();
 		try {
+			ordered = LockedRun.inLockingOrder(definitions);
 			long owner = client.newAsyncOwner();
-			for (LockDefinition definition : LockedRun.inLockingOrder(definitions)) {
+			for (LockDefinition definition : ordered) {
 				LockHandle handle = acquire(acquirer.acquire(definition, start, owner), definition, start);
 				if (handle == null) {
 					LockAcquisitionException notAcquired = new LockAcquisitionException(definition.key(),
@@ -75,7 +80,12 @@ final class AsyncLockedRun {
 		if (stage == null) {
 			return release(held, null).thenApply((done) -> null);
 		}
-		return releasedWhenComplete(stage, held);
+		CompletableFuture<T> result = releasedWhenComplete(stage, held);
+		List<LockHandle> watched = LossReaction.watched(ordered, held, interruptsOnLoss);
+		if (!watched.isEmpty()) {
+			LossReaction.failOnLoss(watched, result, stage, () -> release(held, null).exceptionally((ex) -> null));
+		}
+		return result;
 	}
 
 	/** Waits on the calling thread for one acquisition; an interrupt gives it up. */

@@ -12,6 +12,7 @@ import java.util.concurrent.locks.ReadWriteLock;
 import java.util.function.Supplier;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.annotation.OnLockLoss;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,8 +48,24 @@ public class DistributedLockTemplate {
 	 * @throws IllegalArgumentException if a default is out of range; the message names the property
 	 */
 	public DistributedLockTemplate(LockClient client, Duration defaultLease, Duration defaultAcquireTimeout) {
+		this(client, defaultLease, defaultAcquireTimeout, OnLockLoss.NONE);
+	}
+
+	/**
+	 * Creates a template with a default reaction to a lost lock.
+	 * @param client the store of the locks
+	 * @param defaultLease lease of definitions that set none ({@code distributed-lock.lease}); at least
+	 * {@link LockDefinition#MIN_RENEWABLE_LEASE}
+	 * @param defaultAcquireTimeout acquire timeout of definitions that set none
+	 * ({@code distributed-lock.acquire-timeout}); not negative
+	 * @param defaultOnLost what happens to the work of definitions that set none when their lock is lost
+	 * ({@code distributed-lock.on-lost})
+	 * @throws IllegalArgumentException if a default is out of range; the message names the property
+	 */
+	public DistributedLockTemplate(LockClient client, Duration defaultLease, Duration defaultAcquireTimeout,
+			OnLockLoss defaultOnLost) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
-		this.defaults = new LockDefaults(defaultLease, defaultAcquireTimeout);
+		this.defaults = new LockDefaults(defaultLease, defaultAcquireTimeout, defaultOnLost);
 	}
 
 	/**
@@ -103,7 +120,7 @@ public class DistributedLockTemplate {
 	 */
 	public <T, E extends Throwable> @Nullable T execute(LockDefinition definition, LockCallback<T, E> action)
 			throws E {
-		return LockedRun.run(List.of(definition), this::acquire, action, null);
+		return LockedRun.run(List.of(definition), this::acquire, action, null, this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -117,7 +134,7 @@ public class DistributedLockTemplate {
 	 * @throws DistributedLockException if Redis could not be reached
 	 */
 	public <E extends Throwable> void execute(LockDefinition definition, LockRunnable<E> action) throws E {
-		LockedRun.run(List.of(definition), this::acquire, returningNull(action), null);
+		LockedRun.run(List.of(definition), this::acquire, returningNull(action), null, this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -153,7 +170,7 @@ public class DistributedLockTemplate {
 		Boolean ran = LockedRun.run(List.of(definition), this::acquire, () -> {
 			action.run();
 			return Boolean.TRUE;
-		}, () -> Boolean.FALSE);
+		}, () -> Boolean.FALSE, this.defaults::interruptsOnLoss);
 		return Boolean.TRUE.equals(ran);
 	}
 
@@ -175,7 +192,7 @@ public class DistributedLockTemplate {
 	 */
 	public <T, E extends Throwable> @Nullable T executeAll(Collection<LockDefinition> definitions,
 			LockCallback<T, E> action) throws E {
-		return LockedRun.run(definitions, this::acquire, action, null);
+		return LockedRun.run(definitions, this::acquire, action, null, this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -191,7 +208,7 @@ public class DistributedLockTemplate {
 	 */
 	public <E extends Throwable> void executeAll(Collection<LockDefinition> definitions, LockRunnable<E> action)
 			throws E {
-		LockedRun.run(definitions, this::acquire, returningNull(action), null);
+		LockedRun.run(definitions, this::acquire, returningNull(action), null, this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -210,7 +227,8 @@ public class DistributedLockTemplate {
 	public <T, E extends Throwable> @Nullable T tryExecuteAll(Collection<LockDefinition> definitions,
 			LockCallback<T, E> action, Supplier<@Nullable T> whenNotAcquired) throws E {
 		return LockedRun.run(definitions, this::acquire, action,
-				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
+				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"),
+				this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -254,7 +272,8 @@ public class DistributedLockTemplate {
 	 */
 	public <T, E extends Throwable> CompletableFuture<T> executeAllAsync(Collection<LockDefinition> definitions,
 			LockCallback<? extends @Nullable CompletionStage<T>, E> action) throws E {
-		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action, null);
+		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action, null,
+				this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -273,7 +292,8 @@ public class DistributedLockTemplate {
 			LockCallback<? extends @Nullable CompletionStage<T>, E> action, Supplier<@Nullable T> whenNotAcquired)
 			throws E {
 		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action,
-				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
+				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"),
+				this.defaults::interruptsOnLoss);
 	}
 
 	/**
@@ -344,6 +364,14 @@ public class DistributedLockTemplate {
 		String checked = checkKey(key);
 		return new ClientReadWriteLock(new ClientLock(this.client, checked, LockType.READ, this.defaults.lease()),
 				new ClientLock(this.client, checked, LockType.WRITE, this.defaults.lease()));
+	}
+
+	/**
+	 * Returns the reaction to a lost lock of definitions that set none.
+	 * @return the default {@link OnLockLoss}
+	 */
+	public OnLockLoss getDefaultOnLost() {
+		return this.defaults.onLost();
 	}
 
 	/**

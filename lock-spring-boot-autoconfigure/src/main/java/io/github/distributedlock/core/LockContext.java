@@ -1,5 +1,6 @@
 package io.github.distributedlock.core;
 
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Objects;
@@ -56,6 +57,23 @@ public final class LockContext {
 		}
 		throw new IllegalStateException("Lock '" + key + "' is not held by a locked callback or @DistributedLock "
 				+ "method on this thread");
+	}
+
+	/**
+	 * Checks every lock that the running callbacks and methods hold on this thread, innermost first, with
+	 * {@link LockHandle#checkHeld(Duration)}: what a step that must end under all of them (a commit) calls. No
+	 * round trip; nothing is allocated for a thread that holds none.
+	 * @param margin how long each lock's lease must still be confirmed for; not negative
+	 * @throws LockLostException if one of them is lost, or its confirmed lease ends within {@code margin}
+	 * @throws IllegalArgumentException if {@code margin} is negative
+	 */
+	public static void checkHeld(Duration margin) {
+		Deque<LockHandle> handles = HANDLES.get();
+		if (handles != null) {
+			for (LockHandle handle : handles) {
+				handle.checkHeld(margin);
+			}
+		}
 	}
 
 	/**

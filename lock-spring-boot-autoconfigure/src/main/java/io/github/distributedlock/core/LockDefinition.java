@@ -4,11 +4,12 @@ import java.time.Duration;
 import java.util.Objects;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.annotation.OnLockLoss;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What to lock and how: the lock key, its type, lease, acquire timeout, whether the lease is renewed, and a
- * minimum hold.
+ * What to lock and how: the lock key, its type, lease, acquire timeout, whether the lease is renewed, a
+ * minimum hold, and what happens to the work when the lock is lost.
  * An immutable value, safe to share between threads and to keep in a constant.
  * <pre class="code">
  * LockDefinition definition = LockDefinition.builder("invoice:" + id)
@@ -29,9 +30,11 @@ import org.jspecify.annotations.Nullable;
  * even when released sooner (the release then only shortens the lease to what is left, and drops the owner,
  * so that nobody, the same thread included, acquires it before then); {@code null} or zero for none; not
  * negative
+ * @param onLost what happens to the running work when this client learns that the lock was lost (see
+ * {@link OnLockLoss}), or {@code null} for the template's default ({@code distributed-lock.on-lost})
  */
 public record LockDefinition(String key, LockType type, @Nullable Duration lease, @Nullable Duration acquireTimeout,
-		boolean autoRenew, @Nullable Duration holdAtLeast) {
+		boolean autoRenew, @Nullable Duration holdAtLeast, @Nullable OnLockLoss onLost) {
 
 	/**
 	 * The shortest lease that may be renewed automatically: renewal runs every lease/3, and a shorter lease
@@ -47,6 +50,7 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	 * @param acquireTimeout the acquire timeout, or {@code null} for the template's default
 	 * @param autoRenew whether the watchdog extends the lease while the lock is held
 	 * @param holdAtLeast the minimum hold, or {@code null} for none
+	 * @param onLost what happens to the work when the lock is lost, or {@code null} for the template's default
 	 * @throws IllegalArgumentException if the key is blank, the lease is not positive or too short to renew,
 	 * or the acquire timeout or minimum hold is negative; the message names the key and the value
 	 * @throws NullPointerException if {@code key} or {@code type} is {@code null}
@@ -71,6 +75,21 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	}
 
 	/**
+	 * Creates a definition with the template's default reaction to a loss.
+	 * @param key the lock key, without the Redis key prefix; not blank
+	 * @param type the kind of lock
+	 * @param lease the lease, or {@code null} for the template's default
+	 * @param acquireTimeout the acquire timeout, or {@code null} for the template's default
+	 * @param autoRenew whether the watchdog extends the lease while the lock is held
+	 * @param holdAtLeast the minimum hold, or {@code null} for none
+	 * @throws IllegalArgumentException as the canonical constructor does
+	 */
+	public LockDefinition(String key, LockType type, @Nullable Duration lease, @Nullable Duration acquireTimeout,
+			boolean autoRenew, @Nullable Duration holdAtLeast) {
+		this(key, type, lease, acquireTimeout, autoRenew, holdAtLeast, null);
+	}
+
+	/**
 	 * Creates a definition without a minimum hold.
 	 * @param key the lock key, without the Redis key prefix; not blank
 	 * @param type the kind of lock
@@ -81,7 +100,7 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	 */
 	public LockDefinition(String key, LockType type, @Nullable Duration lease, @Nullable Duration acquireTimeout,
 			boolean autoRenew) {
-		this(key, type, lease, acquireTimeout, autoRenew, null);
+		this(key, type, lease, acquireTimeout, autoRenew, null, null);
 	}
 
 	/**
@@ -143,6 +162,8 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 
 		private @Nullable Duration holdAtLeast;
 
+		private @Nullable OnLockLoss onLost;
+
 		private Builder(String key) {
 			this.key = key;
 		}
@@ -201,13 +222,29 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 		}
 
 		/**
+		 * Sets what happens to the running work when this client learns that the lock was lost;
+		 * {@code distributed-lock.on-lost} by default. {@link OnLockLoss#INTERRUPT} interrupts the thread of a
+		 * blocking {@code execute}, fails the future of {@code executeAsync}, and signals an error (cancelling the
+		 * action) in a reactive {@code execute}.
+		 * <pre class="code">
+		 * LockDefinition.builder("report").onLost(OnLockLoss.INTERRUPT).build();
+		 * </pre>
+		 * @param onLost the reaction, or {@code null} for the default
+		 * @return this builder
+		 */
+		public Builder onLost(@Nullable OnLockLoss onLost) {
+			this.onLost = onLost;
+			return this;
+		}
+
+		/**
 		 * Builds the definition.
 		 * @return the definition
 		 * @throws IllegalArgumentException as {@link LockDefinition#LockDefinition} does
 		 */
 		public LockDefinition build() {
 			return new LockDefinition(this.key, this.type, this.lease, this.acquireTimeout, this.autoRenew,
-					this.holdAtLeast);
+					this.holdAtLeast, this.onLost);
 		}
 
 	}

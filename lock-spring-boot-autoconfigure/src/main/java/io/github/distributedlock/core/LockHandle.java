@@ -1,5 +1,7 @@
 package io.github.distributedlock.core;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
@@ -63,6 +65,49 @@ public interface LockHandle extends AutoCloseable {
 	 * @throws LockLostException if {@link #isLost()}
 	 */
 	void checkHeld();
+
+	/**
+	 * Checks that the lock is not known to be lost and that its confirmed lease lasts longer than {@code margin}
+	 * from now ({@link #leaseConfirmedUntil()}), without a round trip: for a step that must end while the lock
+	 * still holds, such as a commit that takes up to {@code margin}.
+	 * @param margin how long the lease must still be confirmed for; not negative
+	 * @throws LockLostException if {@link #isLost()}, or if the confirmed lease ends within {@code margin}
+	 * @throws IllegalArgumentException if {@code margin} is negative
+	 */
+	default void checkHeld(Duration margin) {
+		checkHeld();
+		Instant until = leaseConfirmedUntil();
+		long left = until.equals(Instant.MAX) ? Long.MAX_VALUE : Duration.between(Instant.now(), until).toNanos();
+		LockLossSignal.checkConfirmedFor(key(), left, margin);
+	}
+
+	/**
+	 * Returns until when this client knows the lease holds, without a round trip: conservative, counted from
+	 * when the last confirmed acquisition or renewal was <em>sent</em>, so the lock lives in the store at least
+	 * until then unless it was deleted there. An auto-renewed lease moves later with each renewal; a hard lease
+	 * ({@code autoRenew = false}) stays. After a loss, the last value confirmed.
+	 * @return the wall-clock time until which the lease is confirmed
+	 */
+	default Instant leaseConfirmedUntil() {
+		return Instant.MAX;
+	}
+
+	/**
+	 * Returns a stage that completes when this client learns that the lock was lost (the watchdog found it gone,
+	 * renewals failed for longer than the lease, its lease ran out while a renewal went unanswered, or the client
+	 * was closed under it), with the {@link LockLostException} its release would throw as its value; at once if
+	 * it is known lost already. It never completes after a normal release, nor for a lock never lost. Its
+	 * dependent actions run on a background thread of the client (for the Redis store the watchdog's), so they
+	 * should be quick; no round trip.
+	 * <pre class="code">
+	 * handle.whenLost().thenAccept((loss) -&gt; job.stop());
+	 * </pre>
+	 * A store that cannot tell returns a stage that never completes (this default).
+	 * @return the stage of the loss; not completable by its receiver
+	 */
+	default CompletionStage<LockLostException> whenLost() {
+		return new CompletableFuture<LockLostException>().minimalCompletionStage();
+	}
 
 	/**
 	 * Releases this hold; the lock is freed when the owner's last hold is released. A second call does

@@ -1,5 +1,7 @@
 package io.github.distributedlock.core;
 
+import java.time.Duration;
+
 /**
  * The lock was no longer held when its holder released it: its lease ran out before renewal (a hard lease
  * without auto-renew, or renewal failing for longer than the lease), or it was removed in Redis. Another
@@ -24,6 +26,19 @@ public class LockLostException extends DistributedLockException {
 	public LockLostException(String key, String reason) {
 		super("Lock '" + key + "' was lost before its release: " + reason);
 		this.key = key;
+	}
+
+	/**
+	 * Creates the exception of {@link LockHandle#checkHeld(Duration)} for a lock not known lost whose confirmed
+	 * lease ends within the margin.
+	 * @param key the lock key (without the Redis key prefix)
+	 * @param left how long the lease is still confirmed for (zero or negative when it ended)
+	 * @param margin the margin asked for
+	 * @return the exception
+	 */
+	public static LockLostException confirmedLeaseEnding(String key, Duration left, Duration margin) {
+		return new LockLostException(key, "its confirmed lease ends in " + Math.max(0, left.toMillis())
+				+ " ms, within the margin of " + margin.toMillis() + " ms (its renewals may have stopped)");
 	}
 
 	/**

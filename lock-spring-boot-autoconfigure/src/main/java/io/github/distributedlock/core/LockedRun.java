@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -36,9 +37,11 @@ final class LockedRun {
 	 * {@code action} with their handles in the {@link LockContext}, and releases them in reverse order.
 	 * @param whenNotAcquired supplies the result when some lock is not acquired in time, or {@code null} to
 	 * throw a {@link LockAcquisitionException} then
+	 * @param interruptsOnLoss whether the loss of a definition's lock interrupts the calling thread, once, while
+	 * {@code action} runs ({@link LossReaction})
 	 */
 	static <T> @Nullable T run(Collection<LockDefinition> definitions, Acquirer acquirer, LockCallback<T, ?> action,
-			@Nullable Supplier<@Nullable T> whenNotAcquired) {
+			@Nullable Supplier<@Nullable T> whenNotAcquired, Predicate<LockDefinition> interruptsOnLoss) {
 		Objects.requireNonNull(action, "action must not be null");
 		List<LockDefinition> ordered = inLockingOrder(definitions);
 		List<LockHandle> held = new ArrayList<>(ordered.size());
@@ -62,14 +65,17 @@ final class LockedRun {
 			held.add(handle);
 		}
 		T result;
+		LossReaction onLoss = LossReaction.interruptOnLoss(LossReaction.watched(ordered, held, interruptsOnLoss));
 		LockContext.push(held);
 		try {
 			result = action.doInLock();
 		}
 		catch (Throwable ex) {
+			onLoss.end();
 			LockContext.pop(held.size());
 			throw sneakyThrow(releaseAfterFailure(held, ex));
 		}
+		onLoss.end();
 		LockContext.pop(held.size());
 		RuntimeException releaseFailure = releaseAll(held, null);
 		if (releaseFailure != null) {

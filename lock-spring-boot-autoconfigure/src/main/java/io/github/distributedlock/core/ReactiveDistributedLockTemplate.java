@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import io.github.distributedlock.annotation.OnLockLoss;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -62,8 +64,24 @@ public class ReactiveDistributedLockTemplate {
 	 * @throws IllegalArgumentException if a default is out of range; the message names the property
 	 */
 	public ReactiveDistributedLockTemplate(LockClient client, Duration defaultLease, Duration defaultAcquireTimeout) {
+		this(client, defaultLease, defaultAcquireTimeout, OnLockLoss.NONE);
+	}
+
+	/**
+	 * Creates a template with a default reaction to a lost lock.
+	 * @param client the store of the locks; it must acquire asynchronously ({@link LockClient#acquireAsync})
+	 * @param defaultLease lease of definitions that set none ({@code distributed-lock.lease})
+	 * @param defaultAcquireTimeout acquire timeout of definitions that set none
+	 * ({@code distributed-lock.acquire-timeout}); not negative
+	 * @param defaultOnLost what happens to the action of definitions that set none when their lock is lost
+	 * ({@code distributed-lock.on-lost}): with {@link OnLockLoss#INTERRUPT} the result signals the
+	 * {@link LockLostException} at once and the action is cancelled
+	 * @throws IllegalArgumentException if a default is out of range; the message names the property
+	 */
+	public ReactiveDistributedLockTemplate(LockClient client, Duration defaultLease, Duration defaultAcquireTimeout,
+			OnLockLoss defaultOnLost) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
-		this.defaults = new LockDefaults(defaultLease, defaultAcquireTimeout);
+		this.defaults = new LockDefaults(defaultLease, defaultAcquireTimeout, defaultOnLost);
 	}
 
 	/**
@@ -165,7 +183,9 @@ public class ReactiveDistributedLockTemplate {
 		List<LockDefinition> ordered = LockedRun.inLockingOrder(definitions);
 		return Flux.deferContextual((context) -> {
 			long owner = owner(context);
-			return Flux.usingWhen(acquireAll(ordered, owner), (held) -> action.contextWrite(inLock(owner, held)),
+			return Flux.usingWhen(acquireAll(ordered, owner),
+					(held) -> failOnLoss(action.contextWrite(inLock(owner, held)),
+							LossReaction.watched(ordered, held, this.defaults::interruptsOnLoss)),
 					(held) -> release(held, null), (held, error) -> release(held, error), this::releaseCancelled);
 		})
 			.publishOn(Schedulers.parallel())
@@ -181,6 +201,25 @@ public class ReactiveDistributedLockTemplate {
 	private static Throwable releaseFailure(Throwable error) {
 		return (error.getClass() == RuntimeException.class && error.getCause() instanceof DistributedLockException release)
 				? release : error;
+	}
+
+	/**
+	 * The action, stopped when a watched lock is lost ({@link OnLockLoss#INTERRUPT}): its upstream is cancelled
+	 * and the {@link LockLostException} is signalled downstream (then the locks are released, as after any error).
+	 */
+	private static <T> Flux<T> failOnLoss(Flux<T> action, List<LockHandle> watched) {
+		if (watched.isEmpty()) {
+			return action;
+		}
+		return Flux.defer(() -> {
+			CompletableFuture<LockLostException> lost = new CompletableFuture<>();
+			for (LockHandle handle : watched) {
+				handle.whenLost().thenAccept(lost::complete);
+			}
+			// suppressCancel: the action's end must not cancel the loss it no longer waits for
+			return action.takeUntilOther(Mono.fromFuture(lost, true))
+				.concatWith(Mono.defer(() -> lost.isDone() ? Mono.error(lost.join()) : Mono.empty()));
+		});
 	}
 
 	/** The chain's owner, or a new one for a chain that holds no lock of this template yet. */

@@ -1,6 +1,10 @@
 package io.github.distributedlock.local;
 
+import java.util.concurrent.ForkJoinPool;
+
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.LockLossSignal;
+import io.github.distributedlock.core.LockLostException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -52,6 +56,9 @@ final class LocalHold {
 	volatile boolean released;
 
 	volatile @Nullable String lostReason;
+
+	/** Tells the handles' {@code whenLost()} of the loss. */
+	final LockLossSignal lossSignal = new LockLossSignal();
 
 	LocalHold(Acquisition acquisition, long token, LocalLock lock, long now) {
 		this.key = acquisition.key();
@@ -109,10 +116,25 @@ final class LocalHold {
 		return false;
 	}
 
+	/**
+	 * Marks the hold lost, and tells its {@code whenLost()} on a pool thread: this runs under the lock's mutex,
+	 * which the loss's listeners must not run under.
+	 */
 	void markLost(String reason) {
 		if (this.lostReason == null) {
 			this.lostReason = reason;
+			LockLostException loss = new LockLostException(this.key, reason);
+			ForkJoinPool.commonPool().execute(() -> this.lossSignal.signal(loss));
 		}
+	}
+
+	/**
+	 * {@link System#nanoTime()} until which the hold is sure to last: its deadline if it {@link #expires}, else
+	 * a lease from {@code now} (in one JVM an auto-renewed hold lasts until released, as if renewed at every
+	 * moment).
+	 */
+	long confirmedUntil(long now) {
+		return this.expires ? this.deadline : now + this.leaseMillis * 1_000_000L;
 	}
 
 	String hardLeaseRanOut() {

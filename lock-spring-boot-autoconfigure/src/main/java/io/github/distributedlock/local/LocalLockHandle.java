@@ -1,9 +1,13 @@
 package io.github.distributedlock.local;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLossSignal;
 import io.github.distributedlock.core.LockLostException;
 
 /**
@@ -48,6 +52,24 @@ final class LocalLockHandle implements LockHandle {
 			String reason = this.hold.lostReason;
 			throw new LockLostException(key(), (reason != null) ? reason : this.hold.hardLeaseRanOut());
 		}
+	}
+
+	@Override
+	public void checkHeld(Duration margin) {
+		checkHeld();
+		long now = System.nanoTime();
+		LockLossSignal.checkConfirmedFor(key(), this.hold.confirmedUntil(now) - now, margin);
+	}
+
+	@Override
+	public Instant leaseConfirmedUntil() {
+		long now = System.nanoTime();
+		return Instant.now().plusNanos(this.hold.confirmedUntil(now) - now);
+	}
+
+	@Override
+	public CompletionStage<LockLostException> whenLost() {
+		return this.hold.lossSignal.stage();
 	}
 
 	@Override

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.HeldLock;
+import io.github.distributedlock.core.LockLossSignal;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -96,6 +97,9 @@ final class Hold {
 
 	/** {@link System#nanoTime()} until which the last acquire or renewal guarantees the lock. */
 	volatile long confirmedUntil;
+
+	/** Tells the handles' {@code whenLost()} of the loss, once it is told (see {@link HoldEvents#lost}). */
+	final LockLossSignal lossSignal = new LockLossSignal();
 
 	Hold(HoldId id, String redisKey, String owner, @Nullable Thread thread, long leaseMillis, boolean autoRenew,
 			long sentAt, long token) {

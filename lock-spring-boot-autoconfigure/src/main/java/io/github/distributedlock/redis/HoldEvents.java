@@ -3,6 +3,7 @@ package io.github.distributedlock.redis;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
+import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockObserver;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -92,6 +93,8 @@ final class HoldEvents {
 		}
 		logger.warn("Lock '" + hold.id.key() + "' (" + hold.id.type() + ") held by " + hold.owner + " was lost: "
 				+ reason);
+		// the holder's work first (whenLost, onLost = INTERRUPT): it is what may still write
+		hold.lossSignal.signal(new LockLostException(hold.id.key(), reason));
 		try {
 			this.observer.lost(hold.id.key(), hold.id.type(), reason);
 		}

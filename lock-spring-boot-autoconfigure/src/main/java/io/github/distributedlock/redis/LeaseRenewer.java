@@ -15,7 +15,8 @@ import org.apache.commons.logging.LogFactory;
  * renewal confirms the lease from when it was sent and sets the next renewal a third of the lease later; a
  * lock found gone is lost; a failure is retried after a third of what is left of the lease, but no sooner than
  * {@link #retryGapNanos(long)} (50 ms for leases of 500 ms and more), and the hold is lost once the lease ran out
- * without a renewal. Each hold's outcome is recorded when its own reply comes, so
+ * without a renewal, or while a renewal went unanswered ({@link UnansweredRenewals}). Each hold's outcome is
+ * recorded when its own reply comes, so
  * a slow reply (a cluster node that answers late) delays no other hold of the batch. Thread-safe.
  */
 final class LeaseRenewer {
@@ -32,9 +33,12 @@ final class LeaseRenewer {
 
 	private final HoldEvents events;
 
-	LeaseRenewer(LockCommands commands, HoldEvents events) {
+	private final UnansweredRenewals unanswered;
+
+	LeaseRenewer(LockCommands commands, HoldEvents events, UnansweredRenewals unanswered) {
 		this.commands = commands;
 		this.events = events;
+		this.unanswered = unanswered;
 	}
 
 	/**
@@ -59,6 +63,7 @@ final class LeaseRenewer {
 				outcomes.add(CompletableFuture.completedFuture(new ScriptExecutor.Outcome(0, failure)));
 			}
 		}
+		UnansweredRenewals.Watch watch = this.unanswered.watch(due);
 		List<CompletableFuture<Void>> recorded = new ArrayList<>(due.size());
 		for (int i = 0; i < due.size(); i++) {
 			Hold hold = due.get(i);
@@ -78,6 +83,7 @@ final class LeaseRenewer {
 			}));
 		}
 		CompletableFuture<Void> all = CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new));
+		all.whenComplete((done, ex) -> watch.end());
 		if (WaitLog.renewals()) {
 			all.whenComplete((done, ex) -> WaitLog.renewed(due, sentAt));
 		}

@@ -75,7 +75,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param timer runs the sweeps
 	 */
 	LeaseWatchdog(String threadName, LockCommands commands, HoldEvents events, ScheduledExecutorService timer) {
-		this.renewer = new LeaseRenewer(commands, events);
+		this.renewer = new LeaseRenewer(commands, events, new UnansweredRenewals(timer, events));
 		this.timer = timer;
 		this.renewals = new ThreadPoolExecutor(MAX_BATCHES_IN_FLIGHT, MAX_BATCHES_IN_FLIGHT, 10, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), daemonThreads(threadName + "-renewal"));

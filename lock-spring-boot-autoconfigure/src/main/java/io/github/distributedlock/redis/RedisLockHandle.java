@@ -1,11 +1,14 @@
 package io.github.distributedlock.redis;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLossSignal;
 import io.github.distributedlock.core.LockLostException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -102,6 +105,26 @@ final class RedisLockHandle implements LockHandle {
 		if (this.hold.isKnownLost()) {
 			throw new LockLostException(key(), this.hold.lostReason);
 		}
+	}
+
+	/**
+	 * {@inheritDoc} Reads the lease this client confirmed, in {@link System#nanoTime()}: no round trip, no wall
+	 * clock.
+	 */
+	@Override
+	public void checkHeld(Duration margin) {
+		checkHeld();
+		LockLossSignal.checkConfirmedFor(key(), this.hold.confirmedUntil - System.nanoTime(), margin);
+	}
+
+	@Override
+	public Instant leaseConfirmedUntil() {
+		return Instant.now().plusNanos(this.hold.confirmedUntil - System.nanoTime());
+	}
+
+	@Override
+	public CompletionStage<LockLostException> whenLost() {
+		return this.hold.lossSignal.stage();
 	}
 
 	@Override

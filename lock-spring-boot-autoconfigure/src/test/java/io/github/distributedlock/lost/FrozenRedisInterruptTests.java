@@ -1,0 +1,130 @@
+package io.github.distributedlock.lost;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.distributedlock.annotation.OnLockLoss;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockContext;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.redis.RedisLockClient;
+import io.github.distributedlock.test.RedisServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code onLost = INTERRUPT} when renewals cannot get through: the Redis server is frozen (SIGSTOP) under a
+ * holder, so its renewals go unanswered (the command timeout is 2 s, longer than the lease). The holder's
+ * thread is interrupted when its confirmed lease ends, not when the renewal times out; with {@code NONE} it is
+ * not interrupted at all.
+ */
+class FrozenRedisInterruptTests {
+
+	private static final long LEASE_MILLIS = 900;
+
+	private static final long RENEWAL_PERIOD_MILLIS = LEASE_MILLIS / 3;
+
+	private RedisServer server;
+
+	private LettuceConnectionFactory connectionFactory;
+
+	private RedisLockClient client;
+
+	private final String key = "frozen:" + UUID.randomUUID();
+
+	@BeforeEach
+	void start() {
+		this.server = RedisServer.start();
+		this.connectionFactory = this.server.connectionFactory();
+		this.client = new RedisLockClient(this.connectionFactory, "lock:");
+	}
+
+	@AfterEach
+	void stop() {
+		this.server.resume();
+		this.client.close();
+		this.connectionFactory.destroy();
+		this.server.close();
+	}
+
+	@Test
+	void theHolderIsInterruptedWithinARenewalPeriodOfItsLeaseEnd() throws Exception {
+		Outcome outcome = holdWhileFrozen(OnLockLoss.INTERRUPT);
+		assertThat(outcome.interruptedAt).isNotEqualTo(Long.MIN_VALUE);
+		long afterLeaseEnd = TimeUnit.NANOSECONDS.toMillis(outcome.interruptedAt - outcome.leaseEndsAt);
+		System.out.println("onLost = INTERRUPT: interrupted " + afterLeaseEnd + " ms after the confirmed lease ended"
+				+ " (lease " + LEASE_MILLIS + " ms, renewal period " + RENEWAL_PERIOD_MILLIS + " ms)");
+		// never before the lease ended; about one renewal period after it, with room for a loaded machine
+		assertThat(afterLeaseEnd).isBetween(-5L, RENEWAL_PERIOD_MILLIS + 700);
+		assertThat(outcome.failure).isInstanceOf(LockLostException.class);
+	}
+
+	@Test
+	void withNoneTheHolderIsNotInterrupted() throws Exception {
+		Outcome outcome = holdWhileFrozen(OnLockLoss.NONE);
+		assertThat(outcome.interruptedAt).isEqualTo(Long.MIN_VALUE);
+		assertThat(outcome.failure).isInstanceOf(LockLostException.class);
+	}
+
+	/**
+	 * Holds the lock in a method that sleeps for 3 leases, freezes Redis once it runs, and lets Redis go on
+	 * when the method ended.
+	 */
+	private Outcome holdWhileFrozen(OnLockLoss onLost) throws Exception {
+		DistributedLockTemplate template = new DistributedLockTemplate(this.client, Duration.ofSeconds(30),
+				Duration.ofSeconds(5), onLost);
+		CountDownLatch running = new CountDownLatch(1);
+		AtomicReference<LockHandle> handle = new AtomicReference<>();
+		AtomicLong interruptedAt = new AtomicLong(Long.MIN_VALUE);
+		CompletableFuture<Throwable> call = CompletableFuture.supplyAsync(() -> {
+			try {
+				template.execute(LockDefinition.builder(this.key).lease(Duration.ofMillis(LEASE_MILLIS)).build(), () -> {
+					handle.set(LockContext.current());
+					running.countDown();
+					try {
+						Thread.sleep(3 * LEASE_MILLIS);
+					}
+					catch (InterruptedException ex) {
+						interruptedAt.set(System.nanoTime());
+					}
+					return null;
+				});
+				return null;
+			}
+			catch (RuntimeException ex) {
+				return ex;
+			}
+		});
+		assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+		this.server.freeze();
+		// what the holder knew at the freeze: no renewal confirms anything from now on
+		long leaseEndsAt = System.nanoTime()
+				+ Duration.between(Instant.now(), handle.get().leaseConfirmedUntil()).toNanos();
+		// the release waits on the frozen server: let it go on once the method is over
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3 * LEASE_MILLIS + 500);
+		while (interruptedAt.get() == Long.MIN_VALUE && System.nanoTime() - deadline < 0) {
+			Thread.onSpinWait();
+			Thread.sleep(5);
+		}
+		this.server.resume();
+		Throwable failure = call.get(20, TimeUnit.SECONDS);
+		return new Outcome(leaseEndsAt, interruptedAt.get(), failure);
+	}
+
+	private record Outcome(long leaseEndsAt, long interruptedAt, Throwable failure) {
+	}
+
+}
