@@ -27,9 +27,9 @@ import java.lang.annotation.Target;
  * On a {@code @Scheduled} method, every instance starts the job at the same time; there the attributes left
  * unset default to what a scheduled job needs: {@link #acquireTimeout()} {@code "0"} and {@link #onFailure()}
  * {@link OnLockFailure#SKIP}, so the instances that lose the lock skip the period instead of waiting and running
- * the job again. An explicit setting wins (an explicit acquire timeout above zero gets a startup WARN). An
- * annotation does not record what was written out, so {@code onFailure = THROW}, the default's value, reads as
- * unset. The startup logs one INFO line listing the locked scheduled methods and what their losers do.
+ * the job again. An explicit setting wins, {@code onFailure = THROW} written out included (an explicit acquire
+ * timeout above zero gets a startup WARN). The startup logs one INFO line listing the locked scheduled methods
+ * and what their losers do.
  *
  * @see io.github.distributedlock.core.DistributedLockTemplate
  */
@@ -90,8 +90,8 @@ public @interface DistributedLock {
 
 	/**
 	 * What to do when the lock is not acquired within the acquire timeout.
-	 * @return {@link OnLockFailure#THROW} by default; on a {@code @Scheduled} method, {@code THROW} (the default)
-	 * means {@link OnLockFailure#SKIP}
+	 * @return {@link OnLockFailure#THROW} by default; on a {@code @Scheduled} method, left unset, it is
+	 * {@link OnLockFailure#SKIP}
 	 */
 	OnLockFailure onFailure() default OnLockFailure.THROW;
 

@@ -2,6 +2,7 @@ package io.github.distributedlock.aop;
 
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.Set;
 
 import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.annotation.OnLockFailure;
@@ -17,9 +18,10 @@ import org.springframework.scheduling.annotation.Schedules;
  * after the winner. The attributes a user left at their defaults become {@code acquireTimeout = "0"} and
  * {@code onFailure = SKIP}; an explicit setting wins.
  * <p>
- * An annotation does not record which attributes were written out, so "left at the default" means "equal to
- * the default": {@code acquireTimeout = ""} and {@code onFailure = THROW}. Written out, {@code THROW} cannot be
- * told apart from the default and is read as unset.
+ * An annotation at run time does not say which attributes were written out; the class file does, so "unset"
+ * means not written there (see {@code DeclaredLockAttributes}): {@code onFailure = THROW} written out is kept.
+ * Where the class file cannot tell (the annotation is inherited from an interface, say), "unset" means "equal
+ * to the default": {@code acquireTimeout = ""} and {@code onFailure = THROW}.
  *
  * @param timeoutDefaulted whether the acquire timeout was unset and is now zero
  * @param onFailureDefaulted whether {@code onFailure} was unset and is now {@code SKIP}
@@ -37,8 +39,13 @@ record ScheduledLock(boolean timeoutDefaulted, boolean onFailureDefaulted) {
 				&& !AnnotatedElementUtils.hasAnnotation(method, Schedules.class)) {
 			return null;
 		}
-		return new ScheduledLock(annotation.acquireTimeout().isEmpty(),
-				annotation.onFailure() == OnLockFailure.THROW);
+		Set<String> written = DeclaredLockAttributes.of(method);
+		if (written == null) {
+			// the class file cannot tell: left at the default's value counts as unset
+			return new ScheduledLock(annotation.acquireTimeout().isEmpty(),
+					annotation.onFailure() == OnLockFailure.THROW);
+		}
+		return new ScheduledLock(!written.contains("acquireTimeout"), !written.contains("onFailure"));
 	}
 
 	/**

@@ -1,5 +1,9 @@
 package io.github.distributedlock.autoconfigure;
 
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -95,6 +99,24 @@ class ScheduledJobLockTests {
 		});
 	}
 
+	@Test
+	void anExplicitThrowOnAScheduledMethodIsKept(CapturedOutput output) {
+		localRunner().withBean(ThrowingJob.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output.getOut().replace("\r", ""))
+				.contains("ThrowingJob.run() on lock 'throwing-job': tries once (scheduled default), then THROW\n");
+		});
+	}
+
+	@Test
+	void theScheduledDefaultsApplyThroughAMetaAnnotation(CapturedOutput output) {
+		localRunner().withBean(MetaAnnotatedJob.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output.getOut()).contains("MetaAnnotatedJob.run() on lock 'nightly': tries once (scheduled "
+					+ "default), then SKIP (scheduled default)");
+		});
+	}
+
 	private static ApplicationContextRunner localRunner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(LocalLockAutoConfiguration.class))
@@ -123,6 +145,31 @@ class ScheduledJobLockTests {
 
 		@Scheduled(fixedDelay = 3_600_000, initialDelay = 3_600_000)
 		@DistributedLock(name = "waiting-job", acquireTimeout = "2s")
+		public void run() {
+		}
+
+	}
+
+	static class ThrowingJob {
+
+		@Scheduled(fixedDelay = 3_600_000, initialDelay = 3_600_000)
+		@DistributedLock(name = "throwing-job", onFailure = OnLockFailure.THROW)
+		public void run() {
+		}
+
+	}
+
+	@Retention(RetentionPolicy.RUNTIME)
+	@Target(ElementType.METHOD)
+	@DistributedLock(name = "nightly")
+	@interface NightlyLock {
+
+	}
+
+	static class MetaAnnotatedJob {
+
+		@Scheduled(fixedDelay = 3_600_000, initialDelay = 3_600_000)
+		@NightlyLock
 		public void run() {
 		}
 
