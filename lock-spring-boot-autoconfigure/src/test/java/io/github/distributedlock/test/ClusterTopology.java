@@ -89,6 +89,14 @@ public final class ClusterTopology implements AutoCloseable {
 	 * @return its replica
 	 */
 	public RedisServer replicaOf(RedisServer primary) {
+		// after a CLUSTER FAILOVER the old primary shows up as the new one's replica a moment later
+		return Awaitility.await()
+			.atMost(Duration.ofSeconds(15))
+			.ignoreExceptionsInstanceOf(IllegalStateException.class)
+			.until(() -> findReplicaOf(primary), (replica) -> replica != null);
+	}
+
+	private RedisServer findReplicaOf(RedisServer primary) {
 		List<Node> nodes = nodes(primary);
 		String primaryId = nodes.stream()
 			.filter((n) -> n.port() == primary.port())
