@@ -63,7 +63,9 @@ class LeaderApplication {
 		return new SpringApplicationBuilder(LeaderApplication.class).web(WebApplicationType.NONE)
 			.bannerMode(Banner.Mode.OFF)
 			.logStartupInfo(false)
+			// a command timeout below a third of the lease, as the startup check advises
 			.properties("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + port,
+					"spring.data.redis.timeout=" + lease.dividedBy(4).toMillis() + "ms",
 					"distributed-lock.lease=" + lease.toMillis() + "ms", "leader.role=" + role)
 			.run();
 	}

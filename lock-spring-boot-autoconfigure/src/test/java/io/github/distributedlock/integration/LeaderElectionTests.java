@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -89,6 +90,32 @@ class LeaderElectionTests {
 		await("OnRevokedEvent of the leader whose lock was deleted").atMost(LEASE.plus(RENEWAL_PERIOD))
 			.until(() -> LeaderApplication.count(leader, OnRevokedEvent.class) == 1);
 		awaitOneLeader(LEASE.plus(RENEWAL_PERIOD));
+	}
+
+	@Test
+	void aLeaderIsRevokedWhenRedisFreezesPastItsLease() {
+		RedisServer.assumeOnPath();
+		try (RedisServer own = RedisServer.start()) {
+			ConfigurableApplicationContext leader = LeaderApplication.start(own.port(), this.role, LEASE);
+			this.instances.add(leader);
+			awaitOneLeader(Duration.ofSeconds(20));
+			long frozen = System.nanoTime();
+			own.freeze();
+			try {
+				// the leader's heart beat re-enters its lock; once the confirmed lease runs short (a renewal period
+				// before its end) that is a round trip, which times out (a command timeout, lease/4); the initiator
+				// then unlocks, which times out too, and only then publishes the revocation: about the lease plus a
+				// command timeout after the freeze, at worst; twice the lease leaves a loaded machine room
+				await("OnRevokedEvent of the leader whose Redis froze").atMost(LEASE.multipliedBy(2))
+					.until(() -> LeaderApplication.count(leader, OnRevokedEvent.class) == 1);
+				System.out.printf("leader revoked %d ms after its Redis froze (lease %d ms)%n",
+						Duration.ofNanos(System.nanoTime() - frozen).toMillis(), LEASE.toMillis());
+				assertThat(LeaderApplication.isLeader(leader)).isFalse();
+			}
+			finally {
+				own.resume();
+			}
+		}
 	}
 
 	private void startInstances(int count) {

@@ -2,6 +2,7 @@ package io.github.distributedlock.coroutines
 
 import io.github.distributedlock.annotation.DistributedLock
 import io.github.distributedlock.annotation.OnLockFailure
+import io.github.distributedlock.aop.InvalidLockAnnotationException
 import io.github.distributedlock.autoconfigure.DistributedLockAutoConfiguration
 import io.github.distributedlock.autoconfigure.ReactiveDistributedLockAutoConfiguration
 import io.github.distributedlock.core.DistributedLockTemplate
@@ -146,6 +147,21 @@ class SuspendingLockTests {
 		assertThat(held()).isTrue()
 		job.cancelAndJoin()
 		await().atMost(Duration.ofSeconds(5)).until { !held() }
+	}
+
+	@Test
+	fun withJedisALockedSuspendFunctionFailsTheStartupNamingIt() {
+		runner.withPropertyValues("spring.data.redis.client-type=jedis")
+			.withBean(Counter::class.java, { Counter(state) })
+			.run { context ->
+				assertThat(context).hasFailed()
+				val failure = context.startupFailure
+				val invalid = generateSequence(failure as Throwable?) { it.cause }
+					.filterIsInstance<InvalidLockAnnotationException>().firstOrNull()
+				assertThat(invalid).`as`("the startup failure, or one of its causes").isNotNull()
+				assertThat(invalid!!.value).isEqualTo("suspend fun")
+				assertThat(invalid.reason).contains("a suspend fun is locked without blocking a thread")
+			}
 	}
 
 	@Test
