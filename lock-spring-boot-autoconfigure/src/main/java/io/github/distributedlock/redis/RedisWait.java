@@ -106,7 +106,8 @@ final class RedisWait {
 			RuntimeException failure = ScriptExecutor.unwrap(ex);
 			// a round trip that failed may have run in Redis and acquired: its outcome is unknown, unless its
 			// connection was never made or Redis refused the command
-			fail(failure, failure instanceof DistributedLockException && !RedisFailures.ranNothing(failure));
+			boolean outcomeUnknown = failure instanceof DistributedLockException && !RedisFailures.ranNothing(failure);
+			fail(failure, outcomeUnknown);
 			return;
 		}
 		long result = reply.result();

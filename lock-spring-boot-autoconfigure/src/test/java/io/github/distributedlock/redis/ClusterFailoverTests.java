@@ -121,7 +121,8 @@ class ClusterFailoverTests {
 
 	/** The node where the instance named {@link #WAITER} listens for release notifications. */
 	private static RedisServer subscriptionNode(AssertableApplicationContext instance) {
-		assertThat(client(instance).isListening()).isTrue();
+		// the subscription is made on the client's thread, not the one that starts the application
+		await().atMost(Duration.ofSeconds(10)).until(client(instance)::isListening);
 		return await().atMost(Duration.ofSeconds(10))
 			.until(() -> cluster.servers()
 				.stream()
