@@ -47,9 +47,9 @@ import org.springframework.util.ClassUtils;
  * (a mistake fails the startup, reported by {@link LockAnnotationFailureAnalyzer}), and one INFO line says how
  * the locks are set up. The client tells every {@link LockObserver} bean what happens to its locks (a
  * {@link LockLostEventPublisher} publishes the losses as events), and the template runs on the client as
- * decorated by every {@link LockClientDecorator} bean, in their order. A Redis user that lacks a permission the locks
- * need fails the startup ({@link RedisAccessProbe}, reported by {@link RedisPermissionFailureAnalyzer}); Redis
- * unreachable does not. Every bean backs off when the
+ * decorated by every {@link LockClientDecorator} bean, in their order. A Redis user that lacks a permission the
+ * locks need fails the startup ({@link RedisAccessProbe}, reported by {@link RedisPermissionFailureAnalyzer});
+ * Redis unreachable does not. Every bean backs off when the
  * application defines its own; {@code distributed-lock.enabled=false} turns it all off.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)

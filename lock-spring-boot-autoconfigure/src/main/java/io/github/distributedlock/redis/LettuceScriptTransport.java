@@ -33,10 +33,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * waits for a reply, which completes the future on Lettuce's I/O thread. Commands time out after the
  * connection's command timeout ({@code spring.data.redis.timeout}), as Lettuce's timeout options (on by default)
  * make them. Scripts sent one after another are pipelined by Lettuce. While the shared connection is not open,
- * it is made on a thread of its own and a command waits for it at most one command timeout (or one connect timeout
- * when shorter), then fails having run nothing: a connect that hangs (a TLS handshake against a plaintext port, a server that never answers) may take
- * Lettuce's connect timeout several times over, and must not hold the caller longer than a command would.
- * Thread-safe.
+ * it is made on a thread of its own, and a command waits for it at most one command timeout (or one connect
+ * timeout when shorter), then fails having run nothing: a connect that hangs (a TLS handshake against a plaintext
+ * port, a server that never answers) may take Lettuce's connect timeout several times over, and must not hold
+ * the caller longer than a command would. Thread-safe.
  */
 final class LettuceScriptTransport implements ScriptTransport {
 
@@ -54,20 +54,26 @@ final class LettuceScriptTransport implements ScriptTransport {
 	/** The connect in progress, which every command waits for while the connection is not open. */
 	private @Nullable CompletableFuture<RedisClusterAsyncCommands<byte[], byte[]>> connecting;
 
+	/**
+	 * Creates the transport and starts connecting in the background, so that the first command does not have to
+	 * wait for the connect (which may take a while: the client's first connection loads and starts a lot).
+	 * @param connectionFactory the factory whose shared connection the scripts are sent on
+	 */
 	LettuceScriptTransport(LettuceConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
+		connect();
 	}
 
 	@Override
 	public CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, int numKeys,
 			byte[][] keysAndArgs) {
-		return withCommands((commands) -> eval(commands, script, multi ? ScriptOutputType.MULTI : ScriptOutputType.INTEGER,
-				sendText, numKeys, keysAndArgs));
+		ScriptOutputType type = multi ? ScriptOutputType.MULTI : ScriptOutputType.INTEGER;
+		return withCommands((commands) -> eval(commands, script, type, sendText, numKeys, keysAndArgs));
 	}
 
 	/**
 	 * Runs {@code command} on the shared connection's commands: at once while the connection is open, otherwise
-	 * once it is made, or fails (having run nothing) if it is not made within one command timeout.
+	 * once it is made, or fails (having run nothing) if it is not made within {@link #connectWait()}.
 	 */
 	private <T> CompletableFuture<T> withCommands(
 			Function<RedisClusterAsyncCommands<byte[], byte[]>, CompletableFuture<T>> command) {

@@ -76,6 +76,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	private volatile long nextAttempt;
 
+	/** Whether a subscription was attempted before; changed under {@link #subscribing}. */
+	private boolean attempted;
+
 	/** When the last attempt started ({@link System#nanoTime()}). */
 	private volatile long lastAttempt;
 
@@ -199,18 +202,30 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	}
 
 	/**
-	 * Fails when no connection can be had, before the container tries: the container logs each failed attempt
-	 * as an ERROR with a stack trace, and this class's own WARN (once per series) is enough. A user that may
-	 * not PING still has a connection.
+	 * Fails when no connection can be had, or the user may not use the release channel, before the container
+	 * tries: the container logs each failed attempt as an ERROR with a stack trace, and this class's own WARN
+	 * (once per series) is enough; and with Jedis, a subscription that Redis refused can leave its reply on a
+	 * pooled connection, where a lock script would read it. A user that may not PING still has a connection; one
+	 * that may not PUBLISH on the channel may not SUBSCRIBE to it either (the same channel patterns). The channel is
+	 * checked from the second attempt on (a lost or refused subscription, such as after the user's channels were
+	 * taken away), so that a client's first subscription publishes nothing; the empty message wakes nobody.
 	 */
 	private void checkConnection() {
 		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			connection.ping();
-		}
-		catch (RuntimeException ex) {
-			if (!RedisFailures.isPermissionDenied(ex)) {
-				throw ex;
+			try {
+				connection.ping();
 			}
+			catch (RuntimeException ex) {
+				if (!RedisFailures.isPermissionDenied(ex)) {
+					throw ex;
+				}
+			}
+			if (this.attempted) {
+				connection.publish(this.channel.getBytes(StandardCharsets.UTF_8), new byte[0]);
+			}
+		}
+		finally {
+			this.attempted = true;
 		}
 	}
 
