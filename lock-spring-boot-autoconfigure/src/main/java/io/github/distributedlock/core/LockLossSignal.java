@@ -17,22 +17,23 @@ public final class LockLossSignal {
 
 	private @Nullable CompletableFuture<LockLostException> lost;
 
+	/** The read-only view of {@link #lost} that {@link #stage()} hands out: one per hold, so callers may key on it. */
+	private @Nullable CompletionStage<LockLostException> view;
+
 	private @Nullable LockLostException loss;
 
 	/**
 	 * Returns the stage that completes, with the loss as its value, when the hold is {@linkplain #signal signalled}
-	 * lost; at once if it was already. A minimal stage: its receivers cannot complete it for the others.
+	 * lost; at once if it was already. A minimal stage, the same one on every call: its receivers cannot complete
+	 * it for the others.
 	 * @return the stage of the loss
 	 */
-	public CompletionStage<LockLostException> stage() {
-		CompletableFuture<LockLostException> stage;
-		synchronized (this) {
-			if (this.lost == null) {
-				this.lost = (this.loss != null) ? CompletableFuture.completedFuture(this.loss) : new CompletableFuture<>();
-			}
-			stage = this.lost;
+	public synchronized CompletionStage<LockLostException> stage() {
+		if (this.view == null) {
+			this.lost = (this.loss != null) ? CompletableFuture.completedFuture(this.loss) : new CompletableFuture<>();
+			this.view = this.lost.minimalCompletionStage();
 		}
-		return stage.minimalCompletionStage();
+		return this.view;
 	}
 
 	/**

@@ -1,15 +1,22 @@
 package io.github.distributedlock.core;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 import io.github.distributedlock.annotation.OnLockLoss;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the running work does when one of its locks is lost with {@link OnLockLoss#INTERRUPT}, for the templates:
@@ -32,6 +39,9 @@ final class LossReaction {
 
 	/** Whether this reaction interrupted {@link #thread}. Guarded by this object's monitor. */
 	private boolean interrupted;
+
+	/** The watchers of the locks this reaction watches; set before it is returned, on the working thread. */
+	private List<Watchers> joined = List.of();
 
 	private LossReaction(Thread thread) {
 		this.thread = thread;
@@ -69,9 +79,12 @@ final class LossReaction {
 			return NONE;
 		}
 		LossReaction reaction = new LossReaction(Thread.currentThread());
+		List<Watchers> joined = new ArrayList<>(watched.size());
 		for (LockHandle handle : watched) {
-			handle.whenLost().thenAccept(reaction::lost);
+			CompletionStage<LockLostException> stage = handle.whenLost();
+			joined.add(Watchers.of(stage).join(reaction, stage));
 		}
+		reaction.joined = joined;
 		return reaction;
 	}
 
@@ -90,6 +103,9 @@ final class LossReaction {
 				Thread.interrupted();
 			}
 		}
+		for (Watchers watchers : this.joined) {
+			watchers.leave(this);
+		}
 	}
 
 	/** Interrupts the working thread if it still runs the work; under the monitor, so never after {@link #end()}. */
@@ -102,6 +118,56 @@ final class LossReaction {
 			}
 			this.thread.interrupt();
 		}
+	}
+
+	/**
+	 * The blocking reactions that watch one hold's loss now. One per {@code whenLost()} stage (a store hands out the
+	 * same stage for every handle of a hold, re-entries included), registered on it once: a reaction joins while its
+	 * work runs and leaves when it ends, so work that re-enters a long-held lock again and again leaves nothing
+	 * behind on that lock. Kept while the stage is reachable (weakly keyed).
+	 */
+	private static final class Watchers {
+
+		private static final Map<CompletionStage<LockLostException>, Watchers> BY_STAGE = Collections
+			.synchronizedMap(new WeakHashMap<>());
+
+		private final Set<LossReaction> reactions = ConcurrentHashMap.newKeySet();
+
+		private final AtomicBoolean registered = new AtomicBoolean();
+
+		private volatile @Nullable LockLostException loss;
+
+		static Watchers of(CompletionStage<LockLostException> stage) {
+			return BY_STAGE.computeIfAbsent(stage, (key) -> new Watchers());
+		}
+
+		/**
+		 * Adds a reaction, and registers on the stage the first time. A loss told before the reaction joined
+		 * reaches it at once: {@link #lost} records the loss before it looks at the reactions.
+		 */
+		Watchers join(LossReaction reaction, CompletionStage<LockLostException> stage) {
+			this.reactions.add(reaction);
+			if (this.registered.compareAndSet(false, true)) {
+				stage.thenAccept(this::lost);
+			}
+			LockLostException known = this.loss;
+			if (known != null) {
+				reaction.lost(known);
+			}
+			return this;
+		}
+
+		void leave(LossReaction reaction) {
+			this.reactions.remove(reaction);
+		}
+
+		private void lost(LockLostException loss) {
+			this.loss = loss;
+			for (LossReaction reaction : this.reactions) {
+				reaction.lost(loss);
+			}
+		}
+
 	}
 
 	/**

@@ -213,6 +213,29 @@ class LockLossTests {
 	}
 
 	@Test
+	void reentrantCallsOnALongHeldLockEachInterruptOnlyWhileTheyRun() throws Exception {
+		DistributedLockTemplate template = template(OnLockLoss.INTERRUPT);
+		LockHandle outer = template.acquire(shortLease());
+		for (int i = 0; i < 1000; i++) {
+			template.execute(shortLease(), () -> "re-entered");
+		}
+		AtomicBoolean interrupted = new AtomicBoolean();
+		assertThatThrownBy(() -> template.execute(shortLease(), () -> {
+			redis.delete("lock:" + this.key);
+			try {
+				Thread.sleep(30_000);
+			}
+			catch (InterruptedException ex) {
+				interrupted.set(true);
+			}
+			return null;
+		})).isInstanceOf(LockLostException.class);
+		assertThat(interrupted).isTrue();
+		assertThat(Thread.interrupted()).isFalse();
+		assertThatThrownBy(outer::close).isInstanceOf(LockLostException.class);
+	}
+
+	@Test
 	void interruptFailsTheFutureOfAnAsynchronousCallAndCancelsItsStage() throws Exception {
 		DistributedLockTemplate template = template(OnLockLoss.INTERRUPT);
 		CompletableFuture<String> work = new CompletableFuture<>();
