@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,6 +23,7 @@ import io.github.distributedlock.redis.RedisLockClient;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -263,6 +265,26 @@ class LockLossTests {
 		assertThatThrownBy(() -> reactive.execute(shortLease(), work).block(Duration.ofSeconds(10)))
 			.isInstanceOf(LockLostException.class);
 		assertThat(subscribed).hasValue(1);
+		assertThat(cancelled).isTrue();
+	}
+
+	@Test
+	void interruptEndsAFluxWithTheLossAfterTheElementsBeforeIt() {
+		ReactiveDistributedLockTemplate reactive = new ReactiveDistributedLockTemplate(newClient(),
+				Duration.ofSeconds(30), Duration.ofSeconds(5), OnLockLoss.INTERRUPT);
+		AtomicBoolean cancelled = new AtomicBoolean();
+		List<Long> received = new CopyOnWriteArrayList<>();
+		Flux<Long> ticks = Flux.interval(Duration.ofMillis(20))
+			.doOnNext((tick) -> {
+				if (tick == 3) {
+					redis.delete("lock:" + this.key);
+				}
+			})
+			.doOnCancel(() -> cancelled.set(true));
+		assertThatThrownBy(() -> reactive.executeMany(shortLease(), ticks)
+			.doOnNext(received::add)
+			.blockLast(Duration.ofSeconds(10))).isInstanceOf(LockLostException.class);
+		assertThat(received).startsWith(0L, 1L, 2L, 3L);
 		assertThat(cancelled).isTrue();
 	}
 
