@@ -138,6 +138,16 @@ final class Hold {
 	}
 
 	/**
+	 * Returns what is left of the minimum hold (rounded up to a whole millisecond), for a release that keeps the
+	 * lock taken by nobody until then.
+	 * @return milliseconds, or 0 or less when no minimum hold is left
+	 */
+	long keepMillis() {
+		long until = this.holdUntil;
+		return (until == Long.MIN_VALUE) ? 0 : TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime() + 999_999);
+	}
+
+	/**
 	 * Whether the hold is orphaned: its owner thread ended without releasing it, and no open handle (which any
 	 * thread may close) refers to it. Such a hold would be renewed for ever.
 	 */

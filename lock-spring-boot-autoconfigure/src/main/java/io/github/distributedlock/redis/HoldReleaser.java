@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
@@ -35,9 +34,6 @@ final class HoldReleaser {
 	 */
 	private static final long RELEASE_PENDING = Long.MIN_VALUE;
 
-	/** The longest pause between two tries of a release that failed (milliseconds). */
-	private static final long MAX_RETRY_PAUSE_MILLIS = 2000;
-
 	private final ConcurrentHashMap<HoldId, Hold> holds;
 
 	private final LocalQueues queues;
@@ -54,6 +50,9 @@ final class HoldReleaser {
 	/** Stops renewing released holds. */
 	private final LeaseWatchdog watchdog;
 
+	/** Sends releases that failed transiently again while their leases last. */
+	private final ReleaseRetries retries;
+
 	/** Counts broken connections (see {@link ReleaseNotifications#disconnects()}). */
 	private final LongSupplier disconnects;
 
@@ -64,6 +63,7 @@ final class HoldReleaser {
 			ShutdownGrace shutdownGrace, AtomicBoolean closed, HoldEvents events, LeaseWatchdog watchdog,
 			LongSupplier disconnects) {
 		this.disconnects = disconnects;
+		this.retries = new ReleaseRetries(commands, closed);
 		this.holds = holds;
 		this.queues = queues;
 		this.commands = commands;
@@ -167,8 +167,7 @@ final class HoldReleaser {
 	 */
 	private CompletableFuture<Long> releaseInRedis(Hold hold) {
 		String key = hold.id.key();
-		long keepMillis = (hold.holdUntil == Long.MIN_VALUE) ? 0
-				: TimeUnit.NANOSECONDS.toMillis(hold.holdUntil - System.nanoTime() + 999_999);
+		long keepMillis = hold.keepMillis();
 		// the next local waiter, if any, gets the lock in the same round trip as this release
 		LocalQueue queue = hold.queue;
 		LocalWaiter next = (keepMillis <= 0 && queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
@@ -202,7 +201,7 @@ final class HoldReleaser {
 				if (RedisFailures.isTransient(failure) && !this.closed.get()) {
 					// it may have run; it names this hold's attempt only, so sending it again is harmless
 					this.events.later(() -> this.events.releaseFailed(hold, failure));
-					retryLater(hold, 100);
+					this.retries.retry(hold);
 					return RELEASE_PENDING;
 				}
 				throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
@@ -217,36 +216,6 @@ final class HoldReleaser {
 				return 0L;
 			}
 			return reply.result();
-		});
-	}
-
-	/**
-	 * Sends a release that failed again after a pause, while the hold's lease lasts (after that the lock has
-	 * ended by itself). The release names the hold's attempt, so one that ran already, or runs late, and its
-	 * retry do what one release does: a retry that finds nothing held finds the first try's work.
-	 */
-	private void retryLater(Hold hold, long pauseMillis) {
-		if (this.closed.get() || System.nanoTime() - hold.confirmedUntil >= 0) {
-			return;
-		}
-		CompletableFuture.delayedExecutor(pauseMillis, TimeUnit.MILLISECONDS).execute(() -> {
-			long keepMillis = (hold.holdUntil == Long.MIN_VALUE) ? 0
-					: TimeUnit.NANOSECONDS.toMillis(hold.holdUntil - System.nanoTime() + 999_999);
-			CompletableFuture<?> again;
-			try {
-				again = (keepMillis > 0) ? this.commands.keep(hold, keepMillis) : this.commands.release(hold, null);
-			}
-			catch (RuntimeException ex) {
-				again = CompletableFuture.failedFuture(ex);
-			}
-			again.whenComplete((reply, ex) -> {
-				if (ex == null) {
-					logger.info("Released lock '" + hold.id.key() + "' of " + hold.owner + " on a retry");
-				}
-				else if (RedisFailures.isTransient(ScriptExecutor.unwrap(ex))) {
-					retryLater(hold, Math.min(MAX_RETRY_PAUSE_MILLIS, pauseMillis * 2));
-				}
-			});
 		});
 	}
 

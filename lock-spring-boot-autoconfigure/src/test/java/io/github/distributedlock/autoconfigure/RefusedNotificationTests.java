@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.redis.RedisPermissions;
+import io.github.distributedlock.redis.RedisLockClient;
 import io.github.distributedlock.test.LockApplications;
 import io.github.distributedlock.test.TlsRedisServer;
 import org.junit.jupiter.api.AfterAll;
@@ -53,6 +54,11 @@ class RefusedNotificationTests {
 	void theReleaseHappensAndTheWaiterGetsTheLockByItsRetry(String client, LockType type) {
 		LockApplications.runTwo(server.runner(client, false), (first, second) -> {
 			assertThat(first).hasNotFailed();
+			// both subscriptions are made (off the starting thread) before the channels go: the case is channels
+			// taken away while running. (A Jedis subscription that Redis refuses can leave its reply on a pooled
+			// connection; a client's first subscription is not checked first, see ReleaseNotifications.)
+			await().atMost(Duration.ofSeconds(10)).until(() -> first.getBean(RedisLockClient.class).isListening()
+					&& second.getBean(RedisLockClient.class).isListening());
 			// the startup check passed; now the channels are taken away: every PUBLISH is refused
 			server.setUserRule(RULE.replace("&lock:*", "resetchannels"));
 			LockDefinition definition = LockDefinition.builder("refused:" + UUID.randomUUID())
