@@ -23,6 +23,12 @@ public final class LockLossSignal {
 	private @Nullable LockLostException loss;
 
 	/**
+	 * Creates the signal of a hold not lost yet.
+	 */
+	public LockLossSignal() {
+	}
+
+	/**
 	 * Returns the stage that completes, with the loss as its value, when the hold is {@linkplain #signal signalled}
 	 * lost; at once if it was already. A minimal stage, the same one on every call: its receivers cannot complete
 	 * it for the others.
