@@ -252,11 +252,11 @@ final class Acquisition {
 
 	/** Records the new hold, and confirms it with the replicas if replica sync is on. */
 	private void acquired(@Nullable LocalQueue queue, boolean head, long sentAt, long token) {
-		if (this.acquirer.closed.get()) {
+		if (this.acquirer.waiting.closed.get()) {
 			// the client closed while this acquisition waited: nothing would renew or release the hold, so it
 			// goes at once
 			leave(queue, head);
-			this.acquirer.waiting.commands.withdraw(this.id.type(), this.id.key(), this.redisKey, this.owner, true)
+			this.acquirer.commands.withdraw(this.id.type(), this.id.key(), this.redisKey, this.owner, true)
 				.whenComplete((done, ex) -> this.result.completeExceptionally(closedClient()));
 			return;
 		}

@@ -81,8 +81,7 @@ final class ClientParts {
 		this.waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
 				this.threads.timer, this.threads.resume, this.closed);
 		this.acquirer = new HoldAcquirer(keyPrefix, clientId, this.holds, this.queues, commands, this.waiting,
-				this.watchdog, replicaSync, this.releaser, this.events, this.threads.resume, this.watchdog.executor(),
-				this.closed);
+				this.watchdog, replicaSync, this.releaser, this.events, this.threads.resume, this.watchdog.executor());
 	}
 
 	/**
@@ -111,7 +110,7 @@ final class ClientParts {
 	 */
 	void checkOpen() {
 		if (this.closed.get()) {
-			throw new DistributedLockException("This lock client is closed (the application is shutting down)");
+			throw Acquisition.closedClient();
 		}
 	}
 

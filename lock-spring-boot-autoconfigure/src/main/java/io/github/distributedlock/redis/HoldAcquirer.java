@@ -6,7 +6,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
@@ -44,9 +43,6 @@ final class HoldAcquirer {
 	/** Numbers the acquisition attempts of this client (see {@link #newAttempt(long)}). */
 	private final AtomicLong attempts = new AtomicLong();
 
-	/** Set once the client is closed: no new hold is recorded then. */
-	final AtomicBoolean closed;
-
 	final LocalQueues queues;
 
 	final LockCommands commands;
@@ -75,9 +71,8 @@ final class HoldAcquirer {
 
 	HoldAcquirer(String keyPrefix, String clientId, ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues,
 			LockCommands commands, WaitingAcquirer waiting, LeaseWatchdog watchdog, @Nullable ReplicaSync replicaSync,
-			HoldReleaser releaser, HoldEvents events, Executor resume, Executor background, AtomicBoolean closed) {
+			HoldReleaser releaser, HoldEvents events, Executor resume, Executor background) {
 		this.keyPrefix = keyPrefix;
-		this.closed = closed;
 		this.ownerPrefix = clientId + ":";
 		this.holds = holds;
 		this.queues = queues;
