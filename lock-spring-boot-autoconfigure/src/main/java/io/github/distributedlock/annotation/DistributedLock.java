@@ -115,4 +115,20 @@ public @interface DistributedLock {
 	 */
 	OnLockLoss onLost() default OnLockLoss.NONE;
 
+	/**
+	 * How many callers may run the method at once for one key, across every instance: {@code 1} (the default)
+	 * makes the key a lock; more make it a <em>semaphore</em>, such as "at most three exports per tenant":
+	 * <pre class="code">
+	 * &#64;DistributedLock(name = "export", key = "#tenant", permits = 3)
+	 * public void export(String tenant) { ... }
+	 * </pre>
+	 * Each caller holds one permit with a lease of its own, renewed by the watchdog while the method runs and
+	 * freed when it ends if its instance died; a re-entry by the same owner takes no second permit; waiting
+	 * callers get permits first come, first served across instances; fencing tokens strictly increase per key
+	 * across all permits. Requires {@link #type()} {@link LockType#REENTRANT}. Every use of one key must give
+	 * the same count. Less than 1, or more than 1 with another type, fails the startup naming the method.
+	 * @return the number of permits, 1 by default
+	 */
+	int permits() default 1;
+
 }

@@ -229,7 +229,7 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 
 	private static LockDefinition definition(LockOperation operation, String key) {
 		return new LockDefinition(key, operation.type(), operation.lease(), operation.acquireTimeout(),
-				operation.autoRenew(), operation.holdAtLeast(), operation.onLost());
+				operation.autoRenew(), operation.holdAtLeast(), operation.onLost(), operation.permits());
 	}
 
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletionStage;
 
 import io.github.distributedlock.annotation.DistributedLock;
@@ -118,6 +119,21 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 		Map<String, Set<LockType>> names = new TreeMap<>();
 		for (LockOperation operation : this.operations.values()) {
 			names.computeIfAbsent(operation.name(), (name) -> EnumSet.noneOf(LockType.class)).add(operation.type());
+		}
+		return names;
+	}
+
+	/**
+	 * Returns the lock names of the checked {@code @DistributedLock} methods that are semaphores
+	 * ({@code permits > 1}), so that their meters carry the type {@code semaphore} from the start.
+	 * @return the names; empty before the check ran
+	 */
+	public Set<String> getSemaphoreNames() {
+		Set<String> names = new TreeSet<>();
+		for (LockOperation operation : this.operations.values()) {
+			if (operation.permits() > 1) {
+				names.add(operation.name());
+			}
 		}
 		return names;
 	}

@@ -33,12 +33,13 @@ import org.springframework.expression.Expression;
  * @param scheduled how the {@code @Scheduled} defaults applied, or {@code null} if the method is not scheduled
  * @param onLost what happens to the running method when the lock is lost, or {@code null} for the template's
  * default (the annotation's {@code NONE})
+ * @param permits how many owners may hold one key at once (1 for a lock, more for a semaphore)
  */
 record LockOperation(String description, Method method, AnnotatedElementKey methodKey, String name,
 		List<String> keySources, List<Expression> keys, LockType type, @Nullable Duration lease,
 		@Nullable Duration acquireTimeout, boolean autoRenew, OnLockFailure onFailure,
 		@Nullable Duration holdAtLeast, ReturnKind returnKind, @Nullable ScheduledLock scheduled,
-		@Nullable OnLockLoss onLost) {
+		@Nullable OnLockLoss onLost, int permits) {
 
 	/**
 	 * What a skipped call of a method that returns a plain value returns: an empty {@link Optional} for methods

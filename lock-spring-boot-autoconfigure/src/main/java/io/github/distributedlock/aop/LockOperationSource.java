@@ -141,6 +141,16 @@ public class LockOperationSource implements BeanFactoryAware {
 		}
 		checkNotNegative(holdAtLeast, "holdAtLeast", annotation.holdAtLeast(), description,
 				"Use a positive duration such as \"30s\", or leave holdAtLeast out for no minimum hold.");
+		try {
+			LockDefinition.checkPermits(annotation.permits(), annotation.type(), "this method's lock");
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidLockAnnotationException(description, "permits", Integer.toString(annotation.permits()),
+					ex.getMessage(), (annotation.permits() < 1)
+							? "Leave permits out for a lock, or give a count of 2 or more for a semaphore."
+							: "Leave type out (REENTRANT), or leave permits out for a read/write lock.",
+					ex);
+		}
 		Class<?> returnType = specificMethod.getReturnType();
 		if (onFailure == OnLockFailure.SKIP && returnType.isPrimitive() && returnType != void.class) {
 			throw new InvalidLockAnnotationException(description, "onFailure", "SKIP",
@@ -152,7 +162,7 @@ public class LockOperationSource implements BeanFactoryAware {
 		return new LockOperation(description, specificMethod, methodKey, name, keySources, List.copyOf(keys),
 				annotation.type(), lease, acquireTimeout, annotation.autoRenew(), onFailure, holdAtLeast,
 				ReturnKind.of(specificMethod), scheduled,
-				(annotation.onLost() != OnLockLoss.NONE) ? annotation.onLost() : null);
+				(annotation.onLost() != OnLockLoss.NONE) ? annotation.onLost() : null, annotation.permits());
 	}
 
 	private Expression parseKey(String source, AnnotatedElementKey methodKey, String description) {

@@ -1,8 +1,10 @@
 package io.github.distributedlock.autoconfigure;
 
+import java.util.Set;
+
+import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.aop.LockAnnotationValidator;
 import io.github.distributedlock.metrics.LockMetrics;
-
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
@@ -35,7 +37,10 @@ final class KnownLockMeters implements ApplicationListener<ContextRefreshedEvent
 		if (event.getApplicationContext() != this.context || checked == null) {
 			return;
 		}
-		checked.getLockNames().forEach((name, types) -> types.forEach((type) -> this.metrics.registerKnown(name, type)));
+		Set<String> semaphores = checked.getSemaphoreNames();
+		checked.getLockNames()
+			.forEach((name, types) -> types.forEach((type) -> this.metrics.registerKnown(name, type,
+					(type == LockType.REENTRANT && semaphores.contains(name)) ? 2 : 1)));
 	}
 
 }

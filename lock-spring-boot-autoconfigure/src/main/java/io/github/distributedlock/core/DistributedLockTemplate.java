@@ -406,8 +406,8 @@ public class DistributedLockTemplate {
 	 */
 	@Nullable LockHandle acquire(LockDefinition definition, long start) {
 		try {
-			return this.client.acquire(definition.key(), definition.type(), this.defaults.leaseOf(definition),
-					definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
+			return this.client.acquire(definition.key(), definition.type(), definition.permits(),
+					this.defaults.leaseOf(definition), definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
 					this.defaults.remainingOf(definition, start), true);
 		}
 		catch (InterruptedException ex) {
@@ -421,8 +421,8 @@ public class DistributedLockTemplate {
 	 * that started at {@code start}.
 	 */
 	private CompletableFuture<@Nullable LockHandle> acquireAsync(LockDefinition definition, long start, long owner) {
-		return this.client.acquireAsync(definition.key(), definition.type(), this.defaults.leaseOf(definition),
-				definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
+		return this.client.acquireAsync(definition.key(), definition.type(), definition.permits(),
+				this.defaults.leaseOf(definition), definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
 				this.defaults.remainingOf(definition, start), owner);
 	}
 

@@ -20,9 +20,10 @@ import io.github.distributedlock.annotation.LockType;
  * @param lease the lease the lock was acquired with
  * @param autoRenew whether the watchdog renews it
  * @param lost whether it is known to be lost
+ * @param permits the key's permit count: 1 for a lock, more for a semaphore (this owner holds one of them)
  */
 public record HeldLock(String key, LockType type, String owner, int holdCount, long fencingToken, Instant heldSince,
-		Duration lease, boolean autoRenew, boolean lost) {
+		Duration lease, boolean autoRenew, boolean lost, int permits) {
 
 	/**
 	 * Checks the components.
@@ -35,6 +36,7 @@ public record HeldLock(String key, LockType type, String owner, int holdCount, l
 	 * @param lease the lease the lock was acquired with
 	 * @param autoRenew whether the watchdog renews it
 	 * @param lost whether it is known to be lost
+	 * @param permits the key's permit count: 1 for a lock, more for a semaphore
 	 * @throws NullPointerException if a required component is {@code null}
 	 */
 	public HeldLock {
@@ -43,6 +45,24 @@ public record HeldLock(String key, LockType type, String owner, int holdCount, l
 		Objects.requireNonNull(owner, "owner must not be null");
 		Objects.requireNonNull(heldSince, "heldSince must not be null");
 		Objects.requireNonNull(lease, "lease must not be null");
+	}
+
+	/**
+	 * Creates the snapshot of a lock (one permit).
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type
+	 * @param owner the owner id
+	 * @param holdCount the owner's holds, re-entries included
+	 * @param fencingToken the fencing token of the acquisition
+	 * @param heldSince when it was acquired
+	 * @param lease the lease the lock was acquired with
+	 * @param autoRenew whether the watchdog renews it
+	 * @param lost whether it is known to be lost
+	 * @throws NullPointerException if a required component is {@code null}
+	 */
+	public HeldLock(String key, LockType type, String owner, int holdCount, long fencingToken, Instant heldSince,
+			Duration lease, boolean autoRenew, boolean lost) {
+		this(key, type, owner, holdCount, fencingToken, heldSince, lease, autoRenew, lost, 1);
 	}
 
 }

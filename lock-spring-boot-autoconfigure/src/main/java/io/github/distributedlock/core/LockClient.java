@@ -49,6 +49,37 @@ public interface LockClient extends AutoCloseable {
 			@Nullable Duration timeout, boolean interruptible) throws InterruptedException;
 
 	/**
+	 * Acquires a lock or a permit of a semaphore for the calling thread, waiting up to {@code timeout}: as
+	 * {@link #acquire(String, LockType, Duration, boolean, Duration, Duration, boolean)}, with a permit count. With
+	 * {@code permits > 1} the key is a semaphore that up to that many owners hold at once, each with a lease of
+	 * its own; a re-entry by an owner that holds a permit takes no second one. The default implementation
+	 * supports one permit only.
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type; {@link LockType#REENTRANT} when {@code permits > 1}
+	 * @param permits how many owners may hold the key at once, at least 1
+	 * @param lease how long the hold lives without renewal
+	 * @param autoRenew whether to renew the lease until the release
+	 * @param holdAtLeast the minimum hold; {@link Duration#ZERO} for none
+	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
+	 * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}
+	 * @return the handle of this hold, or {@code null} if the timeout passed first
+	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
+	 * @throws IllegalArgumentException if the lease or the permit count is out of range
+	 * @throws IllegalStateException if the key is used with another permit count, or as another kind of lock
+	 * (the message names the key and both counts)
+	 * @throws UnsupportedOperationException if {@code permits > 1} and this store has no semaphores
+	 * @throws DistributedLockException if the store cannot be reached; the lock is then not held
+	 */
+	default @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
+			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
+		LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
+		if (permits == 1) {
+			return acquire(key, type, lease, autoRenew, holdAtLeast, timeout, interruptible);
+		}
+		throw new UnsupportedOperationException(getClass().getName() + " has no semaphores (permits > 1)");
+	}
+
+	/**
 	 * Acquires a lock for the calling thread without a minimum hold, as
 	 * {@link #acquire(String, LockType, Duration, boolean, Duration, Duration, boolean)} does, for callers that
 	 * release it by thread with {@link #release(String, LockType)}, such as {@link java.util.concurrent.locks.Lock}
@@ -107,6 +138,38 @@ public interface LockClient extends AutoCloseable {
 			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
 		return CompletableFuture.failedFuture(new UnsupportedOperationException(
 				getClass().getName() + " cannot acquire locks asynchronously"));
+	}
+
+	/**
+	 * Acquires a lock or a permit of a semaphore for an owner that is not a thread, without blocking the calling
+	 * thread: as {@link #acquireAsync(String, LockType, Duration, boolean, Duration, Duration, long)}, with a
+	 * permit count (see {@link #acquire(String, LockType, int, Duration, boolean, Duration, Duration, boolean)}).
+	 * The default implementation supports one permit only.
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type; {@link LockType#REENTRANT} when {@code permits > 1}
+	 * @param permits how many owners may hold the key at once, at least 1
+	 * @param lease how long the hold lives without renewal
+	 * @param autoRenew whether to renew the lease until the release
+	 * @param holdAtLeast the minimum hold; {@link Duration#ZERO} for none
+	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
+	 * @param owner an owner from {@link #newAsyncOwner()}
+	 * @return completes with the handle, or with {@code null} if the timeout passed first; fails as the
+	 * other {@code acquireAsync} does, with an {@link IllegalStateException} if the key is used with another
+	 * permit count, or an {@link UnsupportedOperationException} if this store has no semaphores; never throws
+	 */
+	default CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, int permits,
+			Duration lease, boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
+		try {
+			LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
+		}
+		catch (IllegalArgumentException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		if (permits == 1) {
+			return acquireAsync(key, type, lease, autoRenew, holdAtLeast, timeout, owner);
+		}
+		return CompletableFuture.failedFuture(new UnsupportedOperationException(
+				getClass().getName() + " has no semaphores (permits > 1)"));
 	}
 
 	/**

@@ -32,9 +32,12 @@ import org.jspecify.annotations.Nullable;
  * negative
  * @param onLost what happens to the running work when this client learns that the lock was lost (see
  * {@link OnLockLoss}), or {@code null} for the template's default ({@code distributed-lock.on-lost})
+ * @param permits how many owners may hold the key at once: {@code 1} (the default) for a lock, more for a
+ * semaphore, each holder with a permit and a lease of its own (see {@link Builder#permits(int)}); at least 1,
+ * and more than 1 only with {@link LockType#REENTRANT}
  */
 public record LockDefinition(String key, LockType type, @Nullable Duration lease, @Nullable Duration acquireTimeout,
-		boolean autoRenew, @Nullable Duration holdAtLeast, @Nullable OnLockLoss onLost) {
+		boolean autoRenew, @Nullable Duration holdAtLeast, @Nullable OnLockLoss onLost, int permits) {
 
 	/**
 	 * The shortest lease that may be renewed automatically: renewal runs every lease/3, and a shorter lease
@@ -51,8 +54,10 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	 * @param autoRenew whether the watchdog extends the lease while the lock is held
 	 * @param holdAtLeast the minimum hold, or {@code null} for none
 	 * @param onLost what happens to the work when the lock is lost, or {@code null} for the template's default
+	 * @param permits how many owners may hold the key at once; 1 for a lock
 	 * @throws IllegalArgumentException if the key is blank, the lease is not positive or too short to renew,
-	 * or the acquire timeout or minimum hold is negative; the message names the key and the value
+	 * the acquire timeout or minimum hold is negative, {@code permits} is less than 1, or more than 1 with
+	 * another type than {@link LockType#REENTRANT}; the message names the key and the value
 	 * @throws NullPointerException if {@code key} or {@code type} is {@code null}
 	 */
 	public LockDefinition {
@@ -72,6 +77,23 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 			throw new IllegalArgumentException(
 					"Minimum hold (holdAtLeast) of lock '" + key + "' must not be negative, was " + holdAtLeast);
 		}
+		checkPermits(permits, type, "lock '" + key + "'");
+	}
+
+	/**
+	 * Creates a definition of a lock (one permit).
+	 * @param key the lock key, without the Redis key prefix; not blank
+	 * @param type the kind of lock
+	 * @param lease the lease, or {@code null} for the template's default
+	 * @param acquireTimeout the acquire timeout, or {@code null} for the template's default
+	 * @param autoRenew whether the watchdog extends the lease while the lock is held
+	 * @param holdAtLeast the minimum hold, or {@code null} for none
+	 * @param onLost what happens to the work when the lock is lost, or {@code null} for the template's default
+	 * @throws IllegalArgumentException as the canonical constructor does
+	 */
+	public LockDefinition(String key, LockType type, @Nullable Duration lease, @Nullable Duration acquireTimeout,
+			boolean autoRenew, @Nullable Duration holdAtLeast, @Nullable OnLockLoss onLost) {
+		this(key, type, lease, acquireTimeout, autoRenew, holdAtLeast, onLost, 1);
 	}
 
 	/**
@@ -86,7 +108,7 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	 */
 	public LockDefinition(String key, LockType type, @Nullable Duration lease, @Nullable Duration acquireTimeout,
 			boolean autoRenew, @Nullable Duration holdAtLeast) {
-		this(key, type, lease, acquireTimeout, autoRenew, holdAtLeast, null);
+		this(key, type, lease, acquireTimeout, autoRenew, holdAtLeast, null, 1);
 	}
 
 	/**
@@ -100,7 +122,7 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	 */
 	public LockDefinition(String key, LockType type, @Nullable Duration lease, @Nullable Duration acquireTimeout,
 			boolean autoRenew) {
-		this(key, type, lease, acquireTimeout, autoRenew, null, null);
+		this(key, type, lease, acquireTimeout, autoRenew, null, null, 1);
 	}
 
 	/**
@@ -146,6 +168,33 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	}
 
 	/**
+	 * Tells whether this definition is a semaphore: more than one permit.
+	 * @return {@code true} when {@link #permits()} is more than 1
+	 */
+	public boolean isSemaphore() {
+		return this.permits > 1;
+	}
+
+	/**
+	 * Checks a permit count.
+	 * @param permits how many owners may hold the key at once
+	 * @param type the lock type it goes with
+	 * @param what what the count belongs to, for the message (such as {@code "lock 'x'"})
+	 * @throws IllegalArgumentException if {@code permits} is less than 1, or more than 1 with another type than
+	 * {@link LockType#REENTRANT}
+	 */
+	public static void checkPermits(int permits, LockType type, String what) {
+		if (permits < 1) {
+			throw new IllegalArgumentException("The permits of " + what + " must be at least 1, was " + permits
+					+ " (1 is a lock; more make a semaphore that so many owners hold at once)");
+		}
+		if (permits > 1 && type != LockType.REENTRANT) {
+			throw new IllegalArgumentException("A semaphore (permits = " + permits + ") must be of type REENTRANT, "
+					+ what + " is " + type + "; read/write locks have no permits");
+		}
+	}
+
+	/**
 	 * Builds a {@link LockDefinition}. Not thread-safe; the definition it builds is.
 	 */
 	public static final class Builder {
@@ -163,6 +212,8 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 		private @Nullable Duration holdAtLeast;
 
 		private @Nullable OnLockLoss onLost;
+
+		private int permits = 1;
 
 		private Builder(String key) {
 			this.key = key;
@@ -238,13 +289,32 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 		}
 
 		/**
+		 * Sets how many owners may hold the key at once; 1 (a lock) by default. With more than one the key is a
+		 * <em>semaphore</em>: each owner holds one permit with a lease of its own (renewed by the watchdog like
+		 * any hold, freed when it ends if its holder died); a re-entry by the same owner takes no second permit;
+		 * waiters get permits first come, first served across instances; fencing tokens strictly increase per
+		 * key across all permits. Only with {@link LockType#REENTRANT}. One key is one kind: every use of a key
+		 * must give the same count (another count, or a read/write lock on it, is refused with an
+		 * {@link IllegalStateException} naming the key and both counts).
+		 * <pre class="code">
+		 * LockDefinition.builder("export:" + tenant).permits(3).build();
+		 * </pre>
+		 * @param permits at least 1
+		 * @return this builder
+		 */
+		public Builder permits(int permits) {
+			this.permits = permits;
+			return this;
+		}
+
+		/**
 		 * Builds the definition.
 		 * @return the definition
 		 * @throws IllegalArgumentException as {@link LockDefinition#LockDefinition} does
 		 */
 		public LockDefinition build() {
 			return new LockDefinition(this.key, this.type, this.lease, this.acquireTimeout, this.autoRenew,
-					this.holdAtLeast, this.onLost);
+					this.holdAtLeast, this.onLost, this.permits);
 		}
 
 	}

@@ -15,6 +15,9 @@ import io.github.distributedlock.annotation.LockType;
  * watchdog's), so an observer that publishes them (such as {@link LockLostEventPublisher}) may reach slower
  * code. Callbacks may run concurrently, so implementations are thread-safe. Every method does nothing by
  * default.
+ * <p>
+ * Clients call the variants with a permit count (1 for a lock, more for a semaphore); by default they call
+ * the variants without one, so an observer that does not care about semaphores implements those only.
  */
 public interface LockObserver {
 
@@ -69,6 +72,61 @@ public interface LockObserver {
 	}
 
 	/**
+	 * As {@link #acquired(String, LockType)}, with the permit count of the key (1 for a lock, more for a
+	 * semaphore); calls it by default.
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type
+	 * @param permits the key's permit count
+	 */
+	default void acquired(String key, LockType type, int permits) {
+		acquired(key, type);
+	}
+
+	/**
+	 * As {@link #released(String, LockType, long, boolean)}, with the permit count of the key; calls it by
+	 * default.
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @param permits the key's permit count (1 for a lock, more for a semaphore)
+	 * @param heldNanos how long it was held, in nanoseconds
+	 * @param lost whether the lock turned out to be lost before this release
+	 */
+	default void released(String key, LockType type, int permits, long heldNanos, boolean lost) {
+		released(key, type, heldNanos, lost);
+	}
+
+	/**
+	 * As {@link #lost(String, LockType, String)}, with the permit count of the key; calls it by default.
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @param permits the key's permit count (1 for a lock, more for a semaphore)
+	 * @param reason why, in words
+	 */
+	default void lost(String key, LockType type, int permits, String reason) {
+		lost(key, type, reason);
+	}
+
+	/**
+	 * As {@link #renewalFailed(String, LockType)}, with the permit count of the key; calls it by default.
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @param permits the key's permit count (1 for a lock, more for a semaphore)
+	 */
+	default void renewalFailed(String key, LockType type, int permits) {
+		renewalFailed(key, type);
+	}
+
+	/**
+	 * As {@link #releaseFailed(String, LockType)}, with the permit count of the key; calls it by default.
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @param permits the key's permit count (1 for a lock, more for a semaphore)
+	 */
+	default void releaseFailed(String key, LockType type, int permits) {
+		releaseFailed(key, type);
+	}
+
+	/**
 	 * Returns an observer that tells each of {@code observers} in turn.
 	 * @param observers the observers, in the order to call them
 	 * @return {@link #NONE} for none, the one observer for one, else a composite
@@ -84,28 +142,28 @@ public interface LockObserver {
 		return new LockObserver() {
 
 			@Override
-			public void acquired(String key, LockType type) {
-				all.forEach((observer) -> observer.acquired(key, type));
+			public void acquired(String key, LockType type, int permits) {
+				all.forEach((observer) -> observer.acquired(key, type, permits));
 			}
 
 			@Override
-			public void released(String key, LockType type, long heldNanos, boolean lost) {
-				all.forEach((observer) -> observer.released(key, type, heldNanos, lost));
+			public void released(String key, LockType type, int permits, long heldNanos, boolean lost) {
+				all.forEach((observer) -> observer.released(key, type, permits, heldNanos, lost));
 			}
 
 			@Override
-			public void lost(String key, LockType type, String reason) {
-				all.forEach((observer) -> observer.lost(key, type, reason));
+			public void lost(String key, LockType type, int permits, String reason) {
+				all.forEach((observer) -> observer.lost(key, type, permits, reason));
 			}
 
 			@Override
-			public void renewalFailed(String key, LockType type) {
-				all.forEach((observer) -> observer.renewalFailed(key, type));
+			public void renewalFailed(String key, LockType type, int permits) {
+				all.forEach((observer) -> observer.renewalFailed(key, type, permits));
 			}
 
 			@Override
-			public void releaseFailed(String key, LockType type) {
-				all.forEach((observer) -> observer.releaseFailed(key, type));
+			public void releaseFailed(String key, LockType type, int permits) {
+				all.forEach((observer) -> observer.releaseFailed(key, type, permits));
 			}
 
 		};

@@ -253,7 +253,7 @@ public class ReactiveDistributedLockTemplate {
 
 	private Mono<LockHandle> acquire(LockDefinition definition, long start, long owner) {
 		return Mono
-			.fromFuture(() -> this.client.acquireAsync(definition.key(), definition.type(),
+			.fromFuture(() -> this.client.acquireAsync(definition.key(), definition.type(), definition.permits(),
 					this.defaults.leaseOf(definition), definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
 					this.defaults.remainingOf(definition, start), owner), false)
 			.switchIfEmpty(Mono.error(() -> new NotAcquired(

@@ -37,7 +37,8 @@ public class DefaultLockAcquireObservationConvention implements ObservationConve
 	@Override
 	public KeyValues getLowCardinalityKeyValues(LockAcquireContext context) {
 		return KeyValues.of(LockTags.LOCK, LockTags.lockName(context.getKey()), LockTags.TYPE,
-				LockTags.typeName(context.getType()), LockTags.OUTCOME, LockTags.outcomeName(context.getOutcome()));
+				LockTags.typeName(context.getType(), context.getPermits()), LockTags.OUTCOME,
+				LockTags.outcomeName(context.getOutcome()));
 	}
 
 	@Override

@@ -15,6 +15,8 @@ public class LockAcquireContext extends Observation.Context {
 
 	private final LockType type;
 
+	private final int permits;
+
 	private Outcome outcome = Outcome.ERROR;
 
 	/**
@@ -23,8 +25,19 @@ public class LockAcquireContext extends Observation.Context {
 	 * @param type the lock type
 	 */
 	public LockAcquireContext(String key, LockType type) {
+		this(key, type, 1);
+	}
+
+	/**
+	 * Creates the context of an acquisition of a lock or a semaphore's permit.
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @param permits the key's permit count: 1 for a lock, more for a semaphore
+	 */
+	public LockAcquireContext(String key, LockType type, int permits) {
 		this.key = Objects.requireNonNull(key, "key must not be null");
 		this.type = Objects.requireNonNull(type, "type must not be null");
+		this.permits = permits;
 	}
 
 	/**
@@ -41,6 +54,14 @@ public class LockAcquireContext extends Observation.Context {
 	 */
 	public LockType getType() {
 		return this.type;
+	}
+
+	/**
+	 * Returns the permit count of the key.
+	 * @return 1 for a lock, more for a semaphore
+	 */
+	public int getPermits() {
+		return this.permits;
 	}
 
 	/**

@@ -88,40 +88,76 @@ public final class LockMetrics implements LockObserver {
 	 * @param type the lock type
 	 */
 	public void registerKnown(String name, LockType type) {
-		Tags tags = tags(name, type);
+		registerKnown(name, type, 1);
+	}
+
+	/**
+	 * Registers the counters of a lock name known before any event, as {@link #registerKnown(String, LockType)}
+	 * does, for a lock or a semaphore.
+	 * @param name the lock name (or a key: its part before the first {@code :} is the tag)
+	 * @param type the lock type
+	 * @param permits the permit count (1 for a lock; more for a semaphore, tagged {@code semaphore})
+	 */
+	public void registerKnown(String name, LockType type, int permits) {
+		Tags tags = tags(name, type, permits);
 		this.lost.withTags(tags);
 		this.renewalsFailed.withTags(tags);
 	}
 
 	@Override
 	public void acquired(String key, LockType type) {
+		acquired(key, type, 1);
+	}
+
+	@Override
+	public void acquired(String key, LockType type, int permits) {
 		this.active.incrementAndGet();
 	}
 
 	@Override
 	public void released(String key, LockType type, long heldNanos, boolean lost) {
+		released(key, type, 1, heldNanos, lost);
+	}
+
+	@Override
+	public void released(String key, LockType type, int permits, long heldNanos, boolean lost) {
 		this.active.decrementAndGet();
-		this.held.withTags(tags(key, type).and(LockTags.OUTCOME, lost ? "lost" : "released"))
+		this.held.withTags(tags(key, type, permits).and(LockTags.OUTCOME, lost ? "lost" : "released"))
 			.record(heldNanos, TimeUnit.NANOSECONDS);
 	}
 
 	@Override
 	public void lost(String key, LockType type, String reason) {
-		this.lost.withTags(tags(key, type)).increment();
+		lost(key, type, 1, reason);
+	}
+
+	@Override
+	public void lost(String key, LockType type, int permits, String reason) {
+		this.lost.withTags(tags(key, type, permits)).increment();
 	}
 
 	@Override
 	public void renewalFailed(String key, LockType type) {
-		this.renewalsFailed.withTags(tags(key, type)).increment();
+		renewalFailed(key, type, 1);
+	}
+
+	@Override
+	public void renewalFailed(String key, LockType type, int permits) {
+		this.renewalsFailed.withTags(tags(key, type, permits)).increment();
 	}
 
 	@Override
 	public void releaseFailed(String key, LockType type) {
-		this.releasesFailed.withTags(tags(key, type)).increment();
+		releaseFailed(key, type, 1);
 	}
 
-	private static Tags tags(String key, LockType type) {
-		return Tags.of(LockTags.LOCK, LockTags.lockName(key), LockTags.TYPE, LockTags.typeName(type));
+	@Override
+	public void releaseFailed(String key, LockType type, int permits) {
+		this.releasesFailed.withTags(tags(key, type, permits)).increment();
+	}
+
+	private static Tags tags(String key, LockType type, int permits) {
+		return Tags.of(LockTags.LOCK, LockTags.lockName(key), LockTags.TYPE, LockTags.typeName(type, permits));
 	}
 
 }

@@ -49,6 +49,17 @@ public final class LockTags {
 	}
 
 	/**
+	 * Returns the tag value of a lock type and permit count: {@code semaphore} for more than one permit, else
+	 * the type's ({@link #typeName(LockType)}).
+	 * @param type the lock type
+	 * @param permits the permit count of the key
+	 * @return {@code reentrant}, {@code read}, {@code write} or {@code semaphore}
+	 */
+	public static String typeName(LockType type, int permits) {
+		return (permits > 1) ? "semaphore" : typeName(type);
+	}
+
+	/**
 	 * Returns the tag value of an outcome: its name in lower case.
 	 * @param outcome the outcome enum constant
 	 * @return such as {@code acquired}

@@ -62,12 +62,18 @@ public final class ObservedLockClient implements LockClient {
 	@Override
 	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
 			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		LockAcquireContext context = new LockAcquireContext(key, type);
+		return acquire(key, type, 1, lease, autoRenew, holdAtLeast, timeout, interruptible);
+	}
+
+	@Override
+	public @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
+			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
+		LockAcquireContext context = new LockAcquireContext(key, type, permits);
 		Observation observation = Observation
 			.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
 			.start();
 		try (Observation.Scope scope = observation.openScope()) {
-			LockHandle handle = this.delegate.acquire(key, type, lease, autoRenew, holdAtLeast, timeout,
+			LockHandle handle = this.delegate.acquire(key, type, permits, lease, autoRenew, holdAtLeast, timeout,
 					interruptible);
 			context.setOutcome((handle != null) ? Outcome.ACQUIRED : Outcome.TIMEOUT);
 			return handle;
@@ -98,12 +104,22 @@ public final class ObservedLockClient implements LockClient {
 	@Override
 	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
 			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		LockAcquireContext context = new LockAcquireContext(key, type);
+		return acquireAsync(key, type, 1, lease, autoRenew, holdAtLeast, timeout, owner);
+	}
+
+	/**
+	 * {@inheritDoc} The observation runs from the call until the future completes; no scope is opened, since the
+	 * acquisition continues on other threads.
+	 */
+	@Override
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, int permits,
+			Duration lease, boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
+		LockAcquireContext context = new LockAcquireContext(key, type, permits);
 		Observation observation = Observation
 			.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
 			.start();
-		CompletableFuture<@Nullable LockHandle> acquired = this.delegate.acquireAsync(key, type, lease, autoRenew,
-				holdAtLeast, timeout, owner);
+		CompletableFuture<@Nullable LockHandle> acquired = this.delegate.acquireAsync(key, type, permits, lease,
+				autoRenew, holdAtLeast, timeout, owner);
 		acquired.whenComplete((handle, ex) -> {
 			if (ex != null) {
 				if (acquired.isCancelled()) {
