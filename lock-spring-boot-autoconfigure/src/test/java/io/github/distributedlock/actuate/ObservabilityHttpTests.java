@@ -239,6 +239,61 @@ class ObservabilityHttpTests {
 		assertThat(app.lostEvents().stream().filter((e) -> e.getKey().equals(key))).hasSize(1);
 	}
 
+	@Test
+	void aSemaphoresMetersCarryTypeSemaphore() {
+		String name = name();
+		locks.execute(LockDefinition.builder(name + ":1").permits(3).build(), () -> null);
+		assertThat(app.meter("distributed.lock.acquire", "lock:" + name, "type:semaphore", "outcome:acquired"))
+			.isEqualTo(1);
+		assertThat(app.meter("distributed.lock.held", "lock:" + name, "type:semaphore", "outcome:released"))
+			.isEqualTo(1);
+		assertThat(app.meter("distributed.lock.acquire", "lock:" + name, "type:reentrant")).isZero();
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void theEndpointListsEveryHolderOfASemaphoreWithItsLease() throws Exception {
+		String key = name() + ":sem";
+		LockDefinition semaphore = LockDefinition.builder(key).permits(3).lease(Duration.ofSeconds(20)).build();
+		try (LockHandle mine = locks.acquire(semaphore);
+				LockHandle other = otherInstance.acquire(key, LockType.REENTRANT, 3, Duration.ofSeconds(20), true,
+						Duration.ZERO, Duration.ZERO, true)) {
+			assertThat(other).isNotNull();
+			Map<String, Object> lock = app.get("/distributedlocks/" + key);
+			assertThat(lock).containsEntry("key", key).containsEntry("held", true).containsEntry("type", "semaphore");
+			assertThat(lock.get("owners")).asList().containsExactlyInAnyOrder(Owners.current(app.bean(RedisLockClient.class), key), Owners.current(otherInstance));
+			List<Map<String, Object>> holders = (List<Map<String, Object>>) lock.get("holders");
+			assertThat(holders).as("each holder with its lease").hasSize(2).allSatisfy((holder) -> {
+				assertThat(holder.get("owner")).isIn(Owners.current(app.bean(RedisLockClient.class), key), Owners.current(otherInstance));
+				assertThat(((Number) holder.get("ttlMillis")).longValue()).isBetween(1L, 20_000L);
+			});
+		}
+		assertThat(app.get("/distributedlocks/" + key)).containsEntry("held", false);
+	}
+
+	@Test
+	void aLockLostEventComesWhenASemaphorePermitIsLostAndTheOtherPermitIsKept() throws Exception {
+		String key = name() + ":sem-lost";
+		LockDefinition semaphore = LockDefinition.builder(key).permits(2).lease(Duration.ofMillis(600)).build();
+		LockHandle handle = locks.acquire(semaphore);
+		try (LockHandle other = otherInstance.acquire(key, LockType.REENTRANT, 2, Duration.ofMillis(600), true,
+				Duration.ZERO, Duration.ZERO, true)) {
+			assertThat(other).isNotNull();
+			// this instance's holder field is removed by hand, as an operator or a failover might
+			assertThat(SharedRedis.redis().opsForHash().delete("lock:" + key, "h:" + Owners.current(app.bean(RedisLockClient.class), key))).isEqualTo(1L);
+			Awaitility.await().atMost(Duration.ofSeconds(10))
+				.until(() -> app.lostEvents().stream().anyMatch((event) -> event.getKey().equals(key)));
+			assertThat(handle.isLost()).isTrue();
+			assertThat(app.lostEvents().stream().filter((e) -> e.getKey().equals(key)).findFirst().orElseThrow()
+				.getType()).isEqualTo(LockType.REENTRANT);
+			assertThatThrownBy(handle::close).isInstanceOf(LockLostException.class);
+			// the other owner's permit is renewed on, untouched
+			Awaitility.await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(3)).until(() -> !other.isLost());
+		}
+		assertThat(app.meter("distributed.lock.lost", "lock:" + key.substring(0, key.indexOf(':')), "type:semaphore"))
+			.isEqualTo(1);
+	}
+
 	private static LockHandle acquireOnOtherInstance(String key, LockType type) {
 		try {
 			LockHandle handle = otherInstance.acquire(key, type, Duration.ofSeconds(20), true, Duration.ZERO,

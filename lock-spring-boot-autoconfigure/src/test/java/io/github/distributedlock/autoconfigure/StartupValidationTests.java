@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import io.github.distributedlock.annotation.DistributedLock;
+import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.annotation.OnLockFailure;
 import io.github.distributedlock.aop.InvalidLockAnnotationException;
 import io.github.distributedlock.aop.LockAnnotationValidator;
@@ -65,7 +66,13 @@ class StartupValidationTests {
 				Arguments.of(BlankService.class, "blankService", "BlankService.run(String)", "key", " ",
 						"leave key out"),
 				Arguments.of(PlaceholderService.class, "placeholderService", "PlaceholderService.run()",
-						"acquireTimeout", "${app.missing}", "default"));
+						"acquireTimeout", "${app.missing}", "default"),
+				Arguments.of(NoPermitsService.class, "noPermitsService", "NoPermitsService.run()", "permits", "0",
+						"Leave permits out"),
+				Arguments.of(NegativePermitsService.class, "negativePermitsService", "NegativePermitsService.run()",
+						"permits", "-2", "Leave permits out"),
+				Arguments.of(ReadSemaphoreService.class, "readSemaphoreService", "ReadSemaphoreService.run()",
+						"permits", "3", "REENTRANT"));
 	}
 
 	@ParameterizedTest(name = "{3} = \"{4}\"")
@@ -176,6 +183,30 @@ class StartupValidationTests {
 	static class PlaceholderService {
 
 		@DistributedLock(acquireTimeout = "${app.missing}")
+		public void run() {
+		}
+
+	}
+
+	static class NoPermitsService {
+
+		@DistributedLock(permits = 0)
+		public void run() {
+		}
+
+	}
+
+	static class NegativePermitsService {
+
+		@DistributedLock(permits = -2)
+		public void run() {
+		}
+
+	}
+
+	static class ReadSemaphoreService {
+
+		@DistributedLock(permits = 3, type = LockType.READ)
 		public void run() {
 		}
 

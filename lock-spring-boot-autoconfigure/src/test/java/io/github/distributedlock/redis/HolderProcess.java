@@ -17,9 +17,17 @@ final class HolderProcess implements AutoCloseable {
 	private final String owner;
 
 	HolderProcess(int port, String key, long leaseMillis, String type) throws IOException {
+		this(port, key, leaseMillis, type, 1);
+	}
+
+	/**
+	 * Starts a holder of one permit of a semaphore ({@code permits > 1}) or of a lock, trying once.
+	 */
+	HolderProcess(int port, String key, long leaseMillis, String type, int permits) throws IOException {
 		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
 		this.process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-				LockHolderMain.class.getName(), Integer.toString(port), key, Long.toString(leaseMillis), type)
+				LockHolderMain.class.getName(), Integer.toString(port), key, Long.toString(leaseMillis), type, "0",
+				Integer.toString(permits))
 			.redirectErrorStream(true)
 			.start();
 		BufferedReader out = new BufferedReader(new InputStreamReader(this.process.getInputStream(), StandardCharsets.UTF_8));

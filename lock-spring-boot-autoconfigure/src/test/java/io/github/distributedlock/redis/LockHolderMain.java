@@ -11,8 +11,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * A separate application instance for the fault tests: acquires a lock with auto-renew, prints
  * {@code HELD <owner id>}, and holds it until killed. Arguments: Redis port, lock key, lease in ms, and
- * optionally the lock type (REENTRANT by default) and how long to wait for it in ms (default: try once);
- * when it waits, it prints {@code WAITING <owner id>} first, so that it can be killed while it waits.
+ * optionally the lock type (REENTRANT by default), how long to wait for it in ms (default: try once) and the
+ * key's permit count (default 1; more takes one permit of a semaphore); when it waits, it prints
+ * {@code WAITING <owner id>} first, so that it can be killed while it waits.
  */
 public final class LockHolderMain {
 
@@ -33,7 +34,10 @@ public final class LockHolderMain {
 			System.out.println("WAITING " + Owners.prefix(client));
 			System.out.flush();
 		}
-		if (!client.acquire(key, type, lease, true, timeout, false)) {
+		int permits = (args.length > 5) ? Integer.parseInt(args[5]) : 1;
+		boolean acquired = (permits == 1) ? client.acquire(key, type, lease, true, timeout, false)
+				: client.acquire(key, type, permits, lease, true, Duration.ZERO, timeout, false) != null;
+		if (!acquired) {
 			System.out.println("NOT-ACQUIRED");
 			System.exit(2);
 		}

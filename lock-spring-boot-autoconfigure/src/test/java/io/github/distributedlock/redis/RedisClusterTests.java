@@ -8,6 +8,9 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.test.OnThread;
 import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.RedisServer;
 import org.awaitility.Awaitility;
@@ -109,6 +112,39 @@ class RedisClusterTests {
 				assertThat(a.execute(key, () -> a.execute(key, () -> redis.hasKey("lock:" + key)))).isTrue();
 				assertThat(redis.hasKey("lock:" + key)).isFalse();
 				assertThat(ReleaseWakeups.readerReleaseWakesWriter(a, b, key, redis)).isLessThan(Duration.ofSeconds(3));
+				assertThat(redis.hasKey("lock:" + key)).isFalse();
+			}
+		}
+	}
+
+	@Test
+	void aSemaphoreAdmitsItsPermitsAndGrantsAReleasedOneToAWaiterOnKeysOfEveryNode() throws Exception {
+		try (RedisLockClient first = new RedisLockClient(this.connectionFactory, "lock:");
+				RedisLockClient second = new RedisLockClient(this.connectionFactory, "lock:");
+				RedisLockClient third = new RedisLockClient(this.connectionFactory, "lock:")) {
+			DistributedLockTemplate a = new DistributedLockTemplate(first, Duration.ofSeconds(30), Duration.ofSeconds(10));
+			DistributedLockTemplate b = new DistributedLockTemplate(second, Duration.ofSeconds(30), Duration.ofSeconds(10));
+			DistributedLockTemplate c = new DistributedLockTemplate(third, Duration.ofSeconds(30), Duration.ofSeconds(10));
+			StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+			// eight keys land in slots of all three nodes
+			for (int i = 0; i < 8; i++) {
+				String key = "cluster-sem:" + UUID.randomUUID();
+				LockDefinition tryOnce = LockDefinition.builder(key).permits(2).acquireTimeout(Duration.ZERO).build();
+				LockHandle firstPermit = a.acquire(tryOnce);
+				LockHandle secondPermit = b.acquire(tryOnce);
+				assertThat(c.tryAcquire(tryOnce)).isEmpty();
+				try (OnThread<LockHandle> waiter = OnThread.start("waiter",
+						() -> c.acquire(LockDefinition.builder(key).permits(2).build()))) {
+					Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> redis.opsForHash().keys("lock:" + key)
+						.stream().anyMatch((field) -> field.toString().startsWith("q:")));
+					long released = System.nanoTime();
+					firstPermit.close();
+					LockHandle granted = waiter.get(10);
+					assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(3));
+					assertThat(granted.fencingToken()).isGreaterThan(secondPermit.fencingToken());
+					granted.close();
+				}
+				secondPermit.close();
 				assertThat(redis.hasKey("lock:" + key)).isFalse();
 			}
 		}
