@@ -260,12 +260,13 @@ class ObservabilityHttpTests {
 						Duration.ZERO, Duration.ZERO, true)) {
 			assertThat(other).isNotNull();
 			Map<String, Object> lock = app.get("/distributedlocks/" + key);
-			assertThat(lock).containsEntry("key", key).containsEntry("held", true).containsEntry("type", "semaphore");
+			assertThat(lock).containsEntry("key", key).containsEntry("held", true).containsEntry("type", "semaphore")
+				.containsEntry("permits", 3);
 			assertThat(lock.get("owners")).asList().containsExactlyInAnyOrder(Owners.current(app.bean(RedisLockClient.class), key), Owners.current(otherInstance));
 			List<Map<String, Object>> holders = (List<Map<String, Object>>) lock.get("holders");
 			assertThat(holders).as("each holder with its lease").hasSize(2).allSatisfy((holder) -> {
 				assertThat(holder.get("owner")).isIn(Owners.current(app.bean(RedisLockClient.class), key), Owners.current(otherInstance));
-				assertThat(((Number) holder.get("ttlMillis")).longValue()).isBetween(1L, 20_000L);
+				assertThat(((Number) holder.get("leaseMillis")).longValue()).isBetween(1L, 20_000L);
 			});
 		}
 		assertThat(app.get("/distributedlocks/" + key)).containsEntry("held", false);
