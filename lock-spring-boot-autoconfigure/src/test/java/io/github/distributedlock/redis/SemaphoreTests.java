@@ -161,8 +161,11 @@ class SemaphoreTests {
 		assertThat(redis.hasKey(redisKey())).isFalse();
 	}
 
+	/** Whether a holder field is in the hash with a deadline ({@code <deadline ms>:<holds>}) still to come. */
 	private boolean holds(String field) {
-		return redis.opsForHash().hasKey(redisKey(), field);
+		Object value = redis.opsForHash().get(redisKey(), field);
+		return value != null
+				&& Long.parseLong(value.toString().substring(0, value.toString().indexOf(':'))) > SharedRedis.timeMillis();
 	}
 
 	@Test
