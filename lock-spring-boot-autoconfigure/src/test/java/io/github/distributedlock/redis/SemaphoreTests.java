@@ -130,12 +130,13 @@ class SemaphoreTests {
 	 */
 	@Test
 	void aKilledHoldersPermitIsFreeWhenItsLeaseEndsAndTheOtherHoldersPermitIsUntouched() throws Exception {
-		long leaseMillis = 1000;
+		// short, but renewed every 2/3 s: a loaded machine (a JVM starting beside the test) must not lose it
+		long leaseMillis = 2000;
 		LockDefinition tryOnce = semaphore(2).lease(Duration.ofMillis(leaseMillis)).acquireTimeout(Duration.ZERO).build();
 		DistributedLockTemplate first = newInstance();
 		DistributedLockTemplate second = newInstance();
-		try (LockHandle mine = first.acquire(tryOnce);
-				HolderProcess holder = new HolderProcess(server.port(), this.key, leaseMillis, "REENTRANT", 2)) {
+		try (HolderProcess holder = new HolderProcess(server.port(), this.key, leaseMillis, "REENTRANT", 2);
+				LockHandle mine = first.acquire(tryOnce)) {
 			String mineField = "h:" + Owners.current(this.clients.get(0), this.key);
 			String deadField = "h:" + holder.owner();
 			// both are renewed past their lease while they run
