@@ -129,12 +129,14 @@ class RedisClusterTests {
 			// eight keys land in slots of all three nodes
 			for (int i = 0; i < 8; i++) {
 				String key = "cluster-sem:" + UUID.randomUUID();
+				LockDefinition semaphore = LockDefinition.builder(key).permits(2).build();
 				LockDefinition tryOnce = LockDefinition.builder(key).permits(2).acquireTimeout(Duration.ZERO).build();
-				LockHandle firstPermit = a.acquire(tryOnce);
-				LockHandle secondPermit = b.acquire(tryOnce);
+				// with the acquire timeout: a new client's first command may wait for the cluster connection
+				LockHandle firstPermit = a.acquire(semaphore);
+				LockHandle secondPermit = b.acquire(semaphore);
 				assertThat(c.tryAcquire(tryOnce)).isEmpty();
 				try (OnThread<LockHandle> waiter = OnThread.start("waiter",
-						() -> c.acquire(LockDefinition.builder(key).permits(2).build()))) {
+						() -> c.acquire(semaphore))) {
 					Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> redis.opsForHash().keys("lock:" + key)
 						.stream().anyMatch((field) -> field.toString().startsWith("q:")));
 					long released = System.nanoTime();
