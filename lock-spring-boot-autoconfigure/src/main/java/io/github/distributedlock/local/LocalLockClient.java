@@ -41,6 +41,10 @@ import org.jspecify.annotations.Nullable;
  * <li>leases: an auto-renewed lock never expires while held (nothing needs renewing in one JVM); a lease
  * without auto-renew is a hard limit, after which others take the lock and the late release throws
  * {@link LockLostException} without touching their hold;</li>
+ * <li>semaphores ({@code permits > 1}): up to that many owners hold the key at once, each with its own lease
+ * and fencing token; a re-entry takes no second permit; waiters get permits first come, first served; a key
+ * used with another permit count (or as another kind of lock) while in use is refused at once
+ * ({@link IllegalStateException} naming the key and both counts);</li>
  * <li>acquire timeouts ({@link Duration#ZERO} tries once, {@code null} waits without limit), interruptible
  * waits, fencing tokens (see {@link LocalLockStore}), and the minimum hold.</li>
  * </ul>
