@@ -80,7 +80,8 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 	}
 
 	/**
-	 * Checks every bean's {@code @DistributedLock} methods.
+	 * Checks every bean's {@code @DistributedLock} methods, and that methods sharing a lock name agree on its
+	 * permit count.
 	 * @throws InvalidLockAnnotationException for the first invalid annotation found, naming its bean
 	 */
 	@Override
@@ -97,6 +98,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 				validate(beanName, type, found);
 			}
 		}
+		PermitCountCheck.check(found.values());
 		this.operations = Map.copyOf(found);
 		ScheduledLockLog.logLocked(found.values());
 	}

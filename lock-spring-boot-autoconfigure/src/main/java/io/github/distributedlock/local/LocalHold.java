@@ -1,15 +1,19 @@
 package io.github.distributedlock.local;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.ForkJoinPool;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockLossSignal;
 import io.github.distributedlock.core.LockLostException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One owner's hold on a lock of a {@link LocalLock}: its hold count (re-entries included), its lease, its
- * fencing token, and whether it was lost. Changed under the mutex of its {@link LocalLock}; the fields that
+ * One owner's hold on a key of a {@link LocalLockStore} (a lock, or one permit of a semaphore): its hold count
+ * (re-entries included), its lease, its fencing token, and whether it was lost. Changed under the mutex of its
+ * {@link LocalKey}; the fields that
  * {@link LocalLockHandle#isLost()} reads without the mutex are volatile.
  */
 final class LocalHold {
@@ -27,16 +31,22 @@ final class LocalHold {
 
 	final long leaseMillis;
 
+	/** The key's permit count: 1 for a lock, more for a semaphore (of which this hold takes one). */
+	final int permits;
+
 	final boolean autoRenew;
 
 	/** The fencing token of the acquisition that made the owner the holder; re-entries share it. */
 	final long token;
 
-	/** The lock this hold is part of. */
-	final LocalLock lock;
+	/** The key's state this hold is part of. */
+	final LocalKey lock;
 
-	/** Holds of the owner, re-entries included. Guarded by the lock's mutex. */
-	int count = 1;
+	/** Holds of the owner, re-entries included. Changed under the lock's mutex; volatile for {@link #snapshot()}. */
+	volatile int count = 1;
+
+	/** When it was acquired, by the wall clock. */
+	final Instant heldSince = Instant.now();
 
 	/** Whether the hold is still part of its lock's state (held, or kept for its minimum hold). */
 	boolean inState = true;
@@ -60,12 +70,13 @@ final class LocalHold {
 	/** Tells the handles' {@code whenLost()} of the loss. */
 	final LockLossSignal lossSignal = new LockLossSignal();
 
-	LocalHold(Acquisition acquisition, long token, LocalLock lock, long now) {
+	LocalHold(Acquisition acquisition, long token, LocalKey lock, long now) {
 		this.key = acquisition.key();
 		this.type = acquisition.type();
 		this.owner = acquisition.owner();
 		this.ownerId = acquisition.ownerId();
 		this.leaseMillis = acquisition.leaseMillis();
+		this.permits = acquisition.permits();
 		this.autoRenew = acquisition.autoRenew();
 		this.token = token;
 		this.lock = lock;
@@ -135,6 +146,12 @@ final class LocalHold {
 	 */
 	long confirmedUntil(long now) {
 		return this.expires ? this.deadline : now + this.leaseMillis * 1_000_000L;
+	}
+
+	/** What {@link LocalLockClient#heldLocks()} tells of this hold; read without the mutex. */
+	HeldLock snapshot() {
+		return new HeldLock(this.key, this.type, this.owner, this.count, this.token, this.heldSince,
+				Duration.ofMillis(this.leaseMillis), this.autoRenew, isLost(), this.permits);
 	}
 
 	String hardLeaseRanOut() {

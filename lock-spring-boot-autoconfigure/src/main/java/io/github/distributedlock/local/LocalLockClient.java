@@ -1,6 +1,8 @@
 package io.github.distributedlock.local;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -13,6 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
@@ -38,6 +41,10 @@ import org.jspecify.annotations.Nullable;
  * <li>leases: an auto-renewed lock never expires while held (nothing needs renewing in one JVM); a lease
  * without auto-renew is a hard limit, after which others take the lock and the late release throws
  * {@link LockLostException} without touching their hold;</li>
+ * <li>semaphores ({@code permits > 1}): up to that many owners hold the key at once, each with its own lease
+ * and fencing token; a re-entry takes no second permit; waiters get permits first come, first served; a key
+ * used with another permit count (or as another kind of lock) while in use is refused at once
+ * ({@link IllegalStateException} naming the key and both counts);</li>
  * <li>acquire timeouts ({@link Duration#ZERO} tries once, {@code null} waits without limit), interruptible
  * waits, fencing tokens (see {@link LocalLockStore}), and the minimum hold.</li>
  * </ul>
@@ -105,7 +112,19 @@ public final class LocalLockClient implements LockClient {
 	@Override
 	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
 			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		return acquire(key, type, lease, autoRenew, holdAtLeast, timeout, interruptible, Thread.currentThread().getId());
+		return acquire(key, type, 1, lease, autoRenew, holdAtLeast, timeout, interruptible);
+	}
+
+	/**
+	 * {@inheritDoc} With {@code permits > 1} the key is a semaphore of this store: up to that many owners hold
+	 * it at once, each with its own lease, and waiters get permits first come, first served.
+	 */
+	@Override
+	public @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
+			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
+		LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
+		return acquire(key, type, permits, lease, autoRenew, holdAtLeast, timeout, interruptible,
+				Thread.currentThread().getId());
 	}
 
 	@Override
@@ -113,17 +132,25 @@ public final class LocalLockClient implements LockClient {
 		return -this.asyncOwners.incrementAndGet();
 	}
 
-	/**
-	 * {@inheritDoc} Tries at once on the calling thread; if the lock is taken, waits on a thread of its own
-	 * (this store is for tests and single-instance development: a waiting owner costs a thread here).
-	 */
 	@Override
 	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
 			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
+		return acquireAsync(key, type, 1, lease, autoRenew, holdAtLeast, timeout, owner);
+	}
+
+	/**
+	 * {@inheritDoc} Tries at once on the calling thread; if the lock (or every permit) is taken, waits on a
+	 * thread of its own (this store is for tests and single-instance development: a waiting owner costs a thread
+	 * here).
+	 */
+	@Override
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, int permits,
+			Duration lease, boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
 		long start = System.nanoTime();
 		LockHandle handle;
 		try {
-			handle = acquire(key, type, lease, autoRenew, holdAtLeast, Duration.ZERO, false, owner);
+			LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
+			handle = acquire(key, type, permits, lease, autoRenew, holdAtLeast, Duration.ZERO, false, owner);
 		}
 		catch (RuntimeException | InterruptedException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -135,7 +162,7 @@ public final class LocalLockClient implements LockClient {
 		Future<?> waiting = WAITERS.submit(() -> {
 			Duration remaining = (timeout != null) ? timeout.minusNanos(System.nanoTime() - start) : null;
 			try {
-				LockHandle waited = acquire(key, type, lease, autoRenew, holdAtLeast,
+				LockHandle waited = acquire(key, type, permits, lease, autoRenew, holdAtLeast,
 						(remaining != null && remaining.isNegative()) ? Duration.ZERO : remaining, true, owner);
 				if (!acquired.complete(waited) && waited != null) {
 					// cancelled meanwhile: nobody gets this hold
@@ -157,7 +184,7 @@ public final class LocalLockClient implements LockClient {
 		return acquired;
 	}
 
-	private @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
+	private @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
 			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible, long owner)
 			throws InterruptedException {
 		Objects.requireNonNull(key, "key must not be null");
@@ -170,6 +197,10 @@ public final class LocalLockClient implements LockClient {
 		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
 		HoldId id = new HoldId(key, type, owner);
 		LocalHold held = this.holds.get(id);
+		if (held != null && held.permits != permits) {
+			// the owner's own hold says what the key is, as the key's state would to another owner
+			throw KeyKinds.mixedUse(key, this.keyPrefix + key, KeyKinds.of(held.permits, held.type), permits);
+		}
 		if (held != null && held.lock.reenter(held, nanos(lease), nanos(holdAtLeast))) {
 			return new LocalLockHandle(this, held);
 		}
@@ -179,8 +210,8 @@ public final class LocalLockClient implements LockClient {
 					+ "forever); release the read lock first");
 		}
 		String ownerId = this.clientId + ":" + ((owner >= 0) ? Long.toString(owner) : "async-" + -owner);
-		Acquisition acquisition = new Acquisition(key, this.keyPrefix + key, type, ownerId, owner, lease.toMillis(),
-				autoRenew, nanos(holdAtLeast));
+		Acquisition acquisition = new Acquisition(key, this.keyPrefix + key, type, permits, ownerId, owner,
+				lease.toMillis(), autoRenew, nanos(holdAtLeast));
 		LocalHold hold = this.store.acquire(acquisition, timeout, interruptible);
 		if (hold == null) {
 			return null;
@@ -218,6 +249,18 @@ public final class LocalLockClient implements LockClient {
 	@Override
 	public boolean isHeldByCurrentThread(String key, LockType type) {
 		return this.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
+	}
+
+	/**
+	 * {@inheritDoc} Each entry carries the key's permit count (more than 1 for a semaphore).
+	 */
+	@Override
+	public List<HeldLock> heldLocks() {
+		List<HeldLock> held = new ArrayList<>();
+		for (LocalHold hold : this.holds.values()) {
+			held.add(hold.snapshot());
+		}
+		return held;
 	}
 
 	/**

@@ -7,11 +7,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where {@link LocalLockClient}s keep their locks: the in-JVM counterpart of one Redis server. Clients on one
- * store exclude each other as instances on one Redis do; clients on different stores never meet. A key's
- * state exists only while the lock is held, kept for its minimum hold, or waited for.
+ * Where {@link LocalLockClient}s keep their locks and semaphores: the in-JVM counterpart of one Redis server.
+ * Clients on one store exclude each other as instances on one Redis do; clients on different stores never meet.
+ * A key's state exists only while the lock is held, kept for its minimum hold, or waited for; while it exists,
+ * the key is one kind with one permit count, and an acquisition with another count is refused.
  * <p>
- * Fencing tokens: per key, every token is strictly greater than every token handed out before for that key
+ * Fencing tokens: per key (across all permits of a semaphore), every token is strictly greater than every token handed out before for that key
  * by this store. A token is the wall clock in microseconds, raised above the last token, so tokens also keep
  * growing across restarts of the JVM unless its clock is set back by more than the time between them.
  * <p>
@@ -21,7 +22,7 @@ public final class LocalLockStore {
 
 	private static final LocalLockStore SHARED = new LocalLockStore();
 
-	private final ConcurrentHashMap<String, LocalLock> locks = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<String, LocalKey> locks = new ConcurrentHashMap<>();
 
 	private final AtomicLong lastToken = new AtomicLong();
 
@@ -47,7 +48,7 @@ public final class LocalLockStore {
 	 * @return {@code true} if the store knows the key
 	 */
 	public boolean contains(String storeKey) {
-		LocalLock lock = this.locks.get(storeKey);
+		LocalKey lock = this.locks.get(storeKey);
 		return lock != null && lock.inUse();
 	}
 
@@ -57,7 +58,7 @@ public final class LocalLockStore {
 	 * @return the number of threads waiting
 	 */
 	int waiting(String storeKey) {
-		LocalLock lock = this.locks.get(storeKey);
+		LocalKey lock = this.locks.get(storeKey);
 		return (lock != null) ? lock.waiting() : 0;
 	}
 
@@ -69,20 +70,27 @@ public final class LocalLockStore {
 	@Nullable LocalHold acquire(Acquisition acquisition, @Nullable Duration timeout, boolean interruptible)
 			throws InterruptedException {
 		String storeKey = acquisition.storeKey();
-		// counted as a user while it acquires, so that the key's state is not dropped under it
-		LocalLock lock = this.locks.compute(storeKey, (k, current) -> {
-			LocalLock joined = (current != null) ? current : new LocalLock(k, this);
-			joined.users++;
-			return joined;
-		});
-		LocalHold hold = null;
-		try {
-			hold = lock.acquire(acquisition, timeout, interruptible);
-			return hold;
-		}
-		finally {
-			if (hold == null) {
-				leave(storeKey, lock);
+		while (true) {
+			// counted as a user while it acquires, so that the key's state is not dropped under it
+			LocalKey lock = this.locks.compute(storeKey, (k, current) -> {
+				LocalKey joined = (current != null) ? current : LocalKey.create(k, this, acquisition.permits());
+				joined.users++;
+				return joined;
+			});
+			LocalHold hold = null;
+			try {
+				if (!lock.accepts(acquisition)) {
+					// a state of another permit count that nothing holds or waits for any more: it is on its way
+					// out of the map (once its last users leave), and the next round makes a fresh one
+					continue;
+				}
+				hold = lock.acquire(acquisition, timeout, interruptible);
+				return hold;
+			}
+			finally {
+				if (hold == null) {
+					leave(storeKey, lock);
+				}
 			}
 		}
 	}
@@ -91,7 +99,7 @@ public final class LocalLockStore {
 	 * Ends one use of a key's state (an acquisition that failed, or a hold that left it), and forgets the key
 	 * when nobody uses it any more.
 	 */
-	void leave(String storeKey, LocalLock lock) {
+	void leave(String storeKey, LocalKey lock) {
 		this.locks.computeIfPresent(storeKey, (k, current) -> {
 			if (current != lock) {
 				return current;

@@ -5,12 +5,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.script.RedisScript;
@@ -20,8 +17,6 @@ import org.springframework.data.redis.core.script.RedisScript;
  * runs it with a {@link ScriptExecutor}, asynchronously. One round trip per call. Thread-safe.
  */
 final class LockCommands {
-
-	private static final Log logger = LogFactory.getLog(LockCommands.class);
 
 	/**
 	 * How long the readers waiting at a writer's release keep their place before the next writer
@@ -42,16 +37,16 @@ final class LockCommands {
 	 */
 	static final int RENEWAL_BATCH = 200;
 
-	/** Pauses before a failed withdrawal is sent again (milliseconds), one per retry. */
-	private static final long[] WITHDRAWAL_RETRIES_MILLIS = { 100, 400, 1000 };
-
 	private final ScriptExecutor scripts;
 
 	private final String channel;
 
+	private final Withdrawals withdrawals;
+
 	LockCommands(ScriptExecutor scripts, String channel) {
 		this.scripts = scripts;
 		this.channel = channel;
+		this.withdrawals = new Withdrawals(scripts);
 	}
 
 	/**
@@ -299,45 +294,9 @@ final class LockCommands {
 		return cancelled;
 	}
 
-	/**
-	 * Runs a withdrawal; after an unknown outcome Redis may be slow to answer, so by its text: it then runs
-	 * after the try it cleans up after, even if its own reply comes too late. A withdrawal names one attempt,
-	 * so running it late or twice is harmless: one that failed on a dropped connection or a timeout is sent
-	 * again, a few times, so that a grant or hold of an attempt given up does not stay until its lease ends.
-	 */
 	private CompletableFuture<Void> runWithdrawal(RedisScript<Long> script, boolean outcomeUnknown, String redisKey,
 			String key, String... args) {
-		CompletableFuture<Void> done = new CompletableFuture<>();
-		runWithdrawal(script, outcomeUnknown, redisKey, key, args, 0, done);
-		return done;
-	}
-
-	private void runWithdrawal(RedisScript<Long> script, boolean outcomeUnknown, String redisKey, String key,
-			String[] args, int retry, CompletableFuture<Void> done) {
-		CompletableFuture<Long> run;
-		try {
-			run = outcomeUnknown ? this.scripts.runTextAsync(script, redisKey, "withdraw the waiting claim on", key, args)
-					: this.scripts.runAsync(script, redisKey, "withdraw the waiting claim on", key, args);
-		}
-		catch (RuntimeException ex) {
-			run = CompletableFuture.failedFuture(ex);
-		}
-		run.whenComplete((result, ex) -> {
-			if (ex == null) {
-				done.complete(null);
-				return;
-			}
-			RuntimeException failure = ScriptExecutor.unwrap(ex);
-			if (retry < WITHDRAWAL_RETRIES_MILLIS.length && RedisFailures.isTransient(failure)) {
-				CompletableFuture.delayedExecutor(WITHDRAWAL_RETRIES_MILLIS[retry], TimeUnit.MILLISECONDS)
-					.execute(() -> runWithdrawal(script, true, redisKey, key, args, retry + 1, done));
-				return;
-			}
-			logger.warn("Could not withdraw the waiting claim on lock '" + key + "': " + CommandFailures.outcome(failure)
-					+ "; what it left in Redis ends by itself: a place in the queue within seconds, a hold with its lease");
-			logger.debug("Withdrawal failure", failure);
-			done.complete(null);
-		});
+		return this.withdrawals.run(script, outcomeUnknown, redisKey, key, args);
 	}
 
 }

@@ -35,24 +35,21 @@ end
 if stored ~= permits then
     return { -6, stored }
 end
-local mine = redis.call('HGET', key, 'h:' .. owner)
-if mine then
-    local deadline, holds = sem_holder(mine)
-    if deadline > now then
-        -- a re-entry, or this attempt's grant or earlier try: a re-entry or renewal never shortens a lease
-        if deadline < now + lease then
-            deadline = now + lease
-        end
-        if ARGV[3] == '1' then
-            redis.call('HSET', key, 'h:' .. owner, string.format('%d:%d', deadline, holds + 1))
-            sem_expire_at_least(key, deadline, now)
-            return { -1, 0 }
-        end
-        redis.call('HSET', key, 'h:' .. owner, string.format('%d:1', deadline))
-        redis.call('HDEL', key, 'q:' .. owner)
-        sem_expire_at_least(key, deadline, now)
-        return { -1, fence_next(key) }
+local deadline, holds = sem_held(key, owner, now)
+if deadline then
+    -- a re-entry, or this attempt's grant or earlier try: a re-entry or renewal never shortens a lease
+    if deadline < now + lease then
+        deadline = now + lease
     end
+    if ARGV[3] == '1' then
+        redis.call('HSET', key, 'h:' .. owner, string.format('%d:%d', deadline, holds + 1))
+        sem_expire_at_least(key, deadline, now)
+        return { -1, 0 }
+    end
+    redis.call('HSET', key, 'h:' .. owner, string.format('%d:1', deadline))
+    redis.call('HDEL', key, 'q:' .. owner)
+    sem_expire_at_least(key, deadline, now)
+    return { -1, fence_next(key) }
 end
 if ARGV[3] == '1' then
     return { -2, 0 }

@@ -40,6 +40,20 @@ local function sem_holder(value)
     return tonumber(deadline) or 0, tonumber(holds) or 0
 end
 
+-- The deadline and hold count of <owner>'s permit while it holds one (its deadline not passed), else nil; and
+-- whether its field is there at all (an expired holder's field stays until a full load deletes it).
+local function sem_held(key, owner, now)
+    local value = redis.call('HGET', key, 'h:' .. owner)
+    if not value then
+        return nil, nil, false
+    end
+    local deadline, holds = sem_holder(value)
+    if deadline <= now then
+        return nil, nil, true
+    end
+    return deadline, holds, true
+end
+
 -- The acquire result for a key that is no semaphore: -4 when it has no TTL (never expires), -5 for a
 -- read/write lock, -6 with permit count 1 for a reentrant lock.
 local function sem_foreign(key)

@@ -7,12 +7,7 @@
 --         holder is replaced by holder "~<owner id>" until then, which counts as a holder like any other.
 local key, owner = KEYS[1], ARGV[1]
 local now = sem_now()
-local mine = redis.call('HGET', key, 'h:' .. owner)
-if not mine then
-    return -1
-end
-local deadline = sem_holder(mine)
-if deadline <= now then
+if not sem_held(key, owner, now) then
     return -1
 end
 local kept = now + tonumber(ARGV[2])

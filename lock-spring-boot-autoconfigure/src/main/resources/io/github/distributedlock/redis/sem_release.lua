@@ -10,14 +10,12 @@
 -- An uncontended release publishes nothing.
 local key, owner = KEYS[1], ARGV[1]
 local now = sem_now()
-local mine = redis.call('HGET', key, 'h:' .. owner)
-if not mine then
-    return -1
-end
-local deadline, holds = sem_holder(mine)
-if deadline <= now then
-    -- its lease ended: the permit was free since then (a load deletes it and grants it)
-    sem_free(key, ARGV[2], now)
+local deadline, holds, present = sem_held(key, owner, now)
+if not deadline then
+    if present then
+        -- its lease ended: the permit was free since then (a load deletes it and grants it)
+        sem_free(key, ARGV[2], now)
+    end
     return -1
 end
 local left = holds - tonumber(ARGV[3])

@@ -7,12 +7,8 @@
 --         key was deleted: it was lost; another owner may hold that permit now).
 local key, owner, lease = KEYS[1], ARGV[1], tonumber(ARGV[2])
 local now = sem_now()
-local mine = redis.call('HGET', key, 'h:' .. owner)
-if not mine then
-    return 0
-end
-local deadline, holds = sem_holder(mine)
-if deadline <= now then
+local deadline, holds = sem_held(key, owner, now)
+if not deadline then
     return 0
 end
 if deadline < now + lease then

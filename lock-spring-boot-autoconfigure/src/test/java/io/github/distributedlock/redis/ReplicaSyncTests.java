@@ -19,6 +19,8 @@ import java.util.concurrent.locks.ReadWriteLock;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockAcquisitionException;
 import io.github.distributedlock.core.LockContext;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.test.CommandStats;
 import io.github.distributedlock.test.LockHolder;
 import io.github.distributedlock.test.ReplicatedRedis;
@@ -233,6 +235,24 @@ class ReplicaSyncTests {
 		}
 		finally {
 			readWrite.readLock().unlock();
+		}
+	}
+
+	@Test
+	void semaphorePermitsAreSyncedToo() throws Exception {
+		DistributedLockTemplate template = template(1, Duration.ofMillis(400));
+		LockDefinition semaphore = LockDefinition.builder(this.key).permits(2).build();
+		servers.freeze();
+		// a permit the replica cannot acknowledge is undone: nothing is left on the primary
+		assertThat(template.tryAcquire(semaphore)).isEmpty();
+		assertThat(primary.hasKey(redisKey())).isFalse();
+		servers.thaw();
+		try (LockHandle first = template.acquire(semaphore); LockHandle second = template(1, Duration.ofSeconds(5))
+			.acquire(semaphore)) {
+			// each holder ran only once the replica had its permit
+			assertThat(servers.replicaRedis().opsForHash().keys(redisKey()))
+				.filteredOn((field) -> field.toString().startsWith("h:"))
+				.hasSize(2);
 		}
 	}
 
