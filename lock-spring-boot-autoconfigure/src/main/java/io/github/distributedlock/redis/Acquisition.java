@@ -134,7 +134,7 @@ final class Acquisition {
 			}
 			Hold held = this.acquirer.holds.get(this.id);
 			if (held != null && held.permits != this.permits) {
-				throw LockCommands.otherPermits(this.id.key(), this.redisKey, this.permits, held.permits);
+				throw LockCommands.otherPermits(this.id.type(), this.id.key(), this.redisKey, this.permits, held.permits);
 			}
 			if (held != null) {
 				this.acquirer.reenter(held, this.leaseMillis).whenComplete((reentered, ex) -> guard(() -> {

@@ -90,32 +90,35 @@ final class LockCommands {
 				throw wrongType(type, permits, key, redisKey);
 			}
 			if (tried.result() == LockScripts.OTHER_PERMITS) {
-				throw otherPermits(key, redisKey, permits, tried.token());
+				throw otherPermits(type, key, redisKey, permits, tried.token());
 			}
 			return tried;
 		});
 	}
 
 	private static IllegalStateException wrongType(LockType type, int permits, String key, String redisKey) {
-		String asked = (permits > 1) ? "semaphore" : (type == LockType.REENTRANT) ? "reentrant lock" : "read/write lock";
-		String held = (type == LockType.REENTRANT) ? "a read/write lock" : "a reentrant lock or a semaphore";
-		return new IllegalStateException("Cannot acquire lock '" + key + "' as a " + asked + ": its Redis key '"
-				+ redisKey + "' is held as " + held + "; one key cannot be both at once, give each kind of lock keys of its own");
+		String held = (type == LockType.REENTRANT) ? "a read/write lock (1 permit)" : "a reentrant lock (1 permit)";
+		return new IllegalStateException("Cannot acquire lock '" + key + "' " + kind(type, permits) + ": its Redis key '"
+				+ redisKey + "' is held as " + held + "; one key cannot be both at once, give each kind of lock keys of "
+				+ "its own");
 	}
 
 	/**
 	 * The refusal of a key used with another permit count than the one Redis records for it.
+	 * @param type the type of the refused acquisition
 	 * @param asked the count of the refused acquisition
 	 * @param stored the key's count in Redis: 1 for a reentrant lock
 	 */
-	static IllegalStateException otherPermits(String key, String redisKey, int asked, long stored) {
-		return new IllegalStateException("Cannot acquire lock '" + key + "' " + kind(asked) + ": its Redis key '"
-				+ redisKey + "' is held " + kind(stored) + "; one key is one kind: use it with the same permit count "
-				+ "everywhere (" + asked + " here, " + stored + " in Redis), or give each use a key of its own");
+	static IllegalStateException otherPermits(LockType type, String key, String redisKey, int asked, long stored) {
+		return new IllegalStateException("Cannot acquire lock '" + key + "' " + kind(type, asked) + ": its Redis key '"
+				+ redisKey + "' is held " + kind(LockType.REENTRANT, stored) + "; one key is one kind: use it with "
+				+ "the same permit count everywhere (" + asked + " here, " + stored + " in Redis), or give each use a "
+				+ "key of its own");
 	}
 
-	private static String kind(long permits) {
-		return (permits > 1) ? "as a semaphore with " + permits + " permits" : "as a reentrant lock (1 permit)";
+	private static String kind(LockType type, long permits) {
+		return (permits > 1) ? "as a semaphore with " + permits + " permits"
+				: (type == LockType.REENTRANT) ? "as a reentrant lock (1 permit)" : "as a read/write lock (1 permit)";
 	}
 
 	/**

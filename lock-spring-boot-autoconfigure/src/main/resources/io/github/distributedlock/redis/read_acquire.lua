@@ -16,6 +16,7 @@
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (it was lost);
 --         -4 when a key of another kind without TTL is at KEYS[1] (it never expires);
 --         -5 when a reentrant lock (a key of another kind with a TTL) is at KEYS[1]: refused, nothing is changed;
+--         -6 when a semaphore is at KEYS[1], with its permit count as the token: refused, nothing is changed;
 --         otherwise milliseconds to wait before trying again (until the blocking writer's lease or the
 --         waiting writer's claim ends, and at most half the reader's own claim, so that it is renewed).
 local key, owner, lease, claim = KEYS[1], ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[4])

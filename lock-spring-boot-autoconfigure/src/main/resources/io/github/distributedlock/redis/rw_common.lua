@@ -161,11 +161,16 @@ local function rw_load(key, now)
     return s
 end
 
--- The acquire result for a key of another kind: -5 while it has a TTL (a reentrant lock holds it: the types
--- must not share a key), -4 when it has none (PTTL's -1 would read as "acquired").
+-- The acquire result for a key of another kind: -6 with the permit count for a semaphore's, -5 while it has a
+-- TTL (a reentrant lock holds it: the types must not share a key), -4 when it has none (PTTL's -1 would read
+-- as "acquired").
 local function rw_foreign_result(key)
     if redis.call('PTTL', key) < 0 then
         return { -4, 0 }
+    end
+    local permits = redis.call('HGET', key, '~p')
+    if permits then
+        return { -6, tonumber(permits) }
     end
     return { -5, 0 }
 end

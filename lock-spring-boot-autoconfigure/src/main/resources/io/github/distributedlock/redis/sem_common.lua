@@ -157,6 +157,11 @@ end
 -- Frees the permit of holder <owner> (already deleted from the hash): grants the free permits to the waiters
 -- that waited longest, and sets the TTL or deletes the key.
 local function sem_free(key, channel, now)
+    -- nothing but the permit count and the last token left (an uncontended release): no one to grant to
+    if redis.call('HLEN', key) <= 1 + redis.call('HEXISTS', key, '~f') then
+        redis.call('DEL', key)
+        return
+    end
     local s = sem_load(key, now)
     sem_fill(key, s, channel, now, nil)
     sem_finish(key, s, now)

@@ -166,11 +166,11 @@ class SemaphoreWaitingTests {
 
 			assertRefused(second, semaphore(semaphoreKey, 5), semaphoreKey, "3", "5");
 			assertRefused(second, LockDefinition.builder(semaphoreKey), semaphoreKey, "3");
-			// a read/write lock has no permit count; its refusal names the key and what holds it
-			assertRefused(second, LockDefinition.builder(semaphoreKey).type(LockType.WRITE), semaphoreKey);
-			assertRefused(second, LockDefinition.builder(semaphoreKey).type(LockType.READ), semaphoreKey);
+			// a read/write lock counts as one permit: its refusal names the key and both counts
+			assertRefused(second, LockDefinition.builder(semaphoreKey).type(LockType.WRITE), semaphoreKey, "3", "1");
+			assertRefused(second, LockDefinition.builder(semaphoreKey).type(LockType.READ), semaphoreKey, "3", "1");
 			assertRefused(second, semaphore(lockKey, 3), lockKey, "3");
-			assertRefused(second, semaphore(readWriteKey, 3), readWriteKey);
+			assertRefused(second, semaphore(readWriteKey, 3), readWriteKey, "3", "1");
 
 			assertThat(SemaphoreTests.snapshot(redis, redisKeys)).isEqualTo(before);
 			assertThat(semaphore.isLost() || lock.isLost() || read.isLost()).isFalse();
