@@ -129,14 +129,15 @@ public class DistributedLocksEndpoint {
 	 * @param leaseMillis its lease in milliseconds
 	 * @param autoRenew whether the watchdog renews it
 	 * @param lost whether it is known to be lost
+	 * @param permits the key's permit count: 1 for a lock, more for a semaphore
 	 */
 	public record HeldLockDescriptor(String key, LockType type, String owner, int holdCount, long fencingToken,
-			String heldSince, long leaseMillis, boolean autoRenew, boolean lost) {
+			String heldSince, long leaseMillis, boolean autoRenew, boolean lost, int permits) {
 
 		static HeldLockDescriptor of(HeldLock lock) {
 			return new HeldLockDescriptor(lock.key(), lock.type(), lock.owner(), lock.holdCount(),
 					lock.fencingToken(), lock.heldSince().toString(), lock.lease().toMillis(), lock.autoRenew(),
-					lock.lost());
+					lock.lost(), lock.permits());
 		}
 
 	}

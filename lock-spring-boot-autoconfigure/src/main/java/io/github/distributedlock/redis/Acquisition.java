@@ -40,13 +40,17 @@ final class Acquisition {
 
 	private final long deadline;
 
+	/** The key's permit count: 1 for a lock, more for a semaphore. */
+	private final int permits;
+
 	private volatile boolean cancelled;
 
 	/** Ends the step that waits now, if one does: a turn in the local queue, or a wait in Redis. */
 	private volatile @Nullable Runnable waitingStep;
 
 	Acquisition(HoldAcquirer acquirer, HoldId id, String redisKey, @Nullable Thread thread, long leaseMillis,
-			boolean autoRenew, long holdAtLeastNanos, boolean tryOnce, long deadline) {
+			boolean autoRenew, long holdAtLeastNanos, boolean tryOnce, long deadline, int permits) {
+		this.permits = permits;
 		this.acquirer = acquirer;
 		this.id = id;
 		this.redisKey = redisKey;
@@ -129,6 +133,9 @@ final class Acquisition {
 				return;
 			}
 			Hold held = this.acquirer.holds.get(this.id);
+			if (held != null && held.permits != this.permits) {
+				throw LockCommands.otherPermits(this.id.key(), this.redisKey, this.permits, held.permits);
+			}
 			if (held != null) {
 				this.acquirer.reenter(held, this.leaseMillis).whenComplete((reentered, ex) -> guard(() -> {
 					if (ex != null) {
@@ -176,7 +183,8 @@ final class Acquisition {
 	 */
 	private void acquireNew() {
 		this.owner = this.acquirer.newAttempt(this.id.owner());
-		if (this.id.type() == LockType.READ) {
+		if (this.id.type() == LockType.READ || this.permits > 1) {
+			// shared: each owner waits in Redis, where a semaphore's waiters queue first come, first served
 			waitInRedis(null, false);
 			return;
 		}
@@ -212,7 +220,7 @@ final class Acquisition {
 	private void waitInRedis(@Nullable LocalQueue queue, boolean head) {
 		RedisWait wait;
 		try {
-			wait = this.acquirer.waiting.acquire(this.id.type(), this.id.key(), this.redisKey, this.owner,
+			wait = this.acquirer.waiting.acquire(this.id.type(), this.permits, this.id.key(), this.redisKey, this.owner,
 					downgradeFrom(), this.leaseMillis, this.tryOnce, this.deadline);
 		}
 		catch (RuntimeException ex) {
@@ -256,12 +264,12 @@ final class Acquisition {
 			// the client closed while this acquisition waited: nothing would renew or release the hold, so it
 			// goes at once
 			leave(queue, head);
-			this.acquirer.commands.withdraw(this.id.type(), this.id.key(), this.redisKey, this.owner, true)
+			this.acquirer.commands.withdraw(this.id.type(), this.permits, this.id.key(), this.redisKey, this.owner, true)
 				.whenComplete((done, ex) -> this.result.completeExceptionally(closedClient()));
 			return;
 		}
 		Hold hold = this.acquirer.onAcquired(this.id, this.redisKey, this.owner, this.thread, this.leaseMillis,
-				this.autoRenew, sentAt, token);
+				this.autoRenew, sentAt, token, this.permits);
 		if (queue != null) {
 			hold.queue = queue;
 			hold.queueHead = head;

@@ -35,6 +35,9 @@ final class Hold {
 
 	final boolean autoRenew;
 
+	/** The key's permit count: 1 for a lock, more for a semaphore (this owner holds one of its permits). */
+	final int permits;
+
 	/** The fencing token of the acquisition that made the owner the holder; re-entries share it. */
 	final long token;
 
@@ -103,6 +106,12 @@ final class Hold {
 
 	Hold(HoldId id, String redisKey, String owner, @Nullable Thread thread, long leaseMillis, boolean autoRenew,
 			long sentAt, long token) {
+		this(id, redisKey, owner, thread, leaseMillis, autoRenew, sentAt, token, 1);
+	}
+
+	Hold(HoldId id, String redisKey, String owner, @Nullable Thread thread, long leaseMillis, boolean autoRenew,
+			long sentAt, long token, int permits) {
+		this.permits = permits;
 		this.id = id;
 		this.redisKey = redisKey;
 		this.owner = owner;
@@ -217,7 +226,7 @@ final class Hold {
 		}
 		return new HeldLock(this.id.key(), this.id.type(), this.owner, holds, this.token,
 				now.minusNanos(nanoNow - this.acquiredAt), Duration.ofMillis(this.leaseMillis), this.autoRenew,
-				isKnownLost());
+				isKnownLost(), this.permits);
 	}
 
 	/**

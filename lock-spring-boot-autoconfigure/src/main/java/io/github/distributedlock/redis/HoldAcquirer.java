@@ -90,6 +90,7 @@ final class HoldAcquirer {
 	 * Starts acquiring or re-entering a lock for an owner; the first step runs on the calling thread.
 	 * @param key the lock key
 	 * @param type the lock type
+	 * @param permits the key's permit count: 1 for a lock, more for a semaphore
 	 * @param lease how long the lock lives without renewal
 	 * @param autoRenew whether the watchdog renews it
 	 * @param holdAtLeast the minimum hold, counted from the acquisition; zero for none
@@ -100,18 +101,19 @@ final class HoldAcquirer {
 	 * was cancelled) first; see {@link Acquisition#result()} for its failures
 	 * @throws IllegalArgumentException if the lease is out of range
 	 */
-	Acquisition acquire(String key, LockType type, Duration lease, boolean autoRenew, Duration holdAtLeast,
-			@Nullable Duration timeout, long owner, @Nullable Thread thread) {
+	Acquisition acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
+			Duration holdAtLeast, @Nullable Duration timeout, long owner, @Nullable Thread thread) {
 		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(type, "type must not be null");
 		Objects.requireNonNull(lease, "lease must not be null");
 		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
 		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
+		LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
 		boolean tryOnce = timeout != null && timeout.isZero();
 		long deadline = (timeout == null) ? Long.MAX_VALUE
 				: System.nanoTime() + saturatedNanos(timeout);
 		Acquisition acquisition = new Acquisition(this, new HoldId(key, type, owner), this.keyPrefix + key,
-				thread, lease.toMillis(), autoRenew, saturatedNanos(holdAtLeast), tryOnce, deadline);
+				thread, lease.toMillis(), autoRenew, saturatedNanos(holdAtLeast), tryOnce, deadline, permits);
 		acquisition.start();
 		return acquisition;
 	}
@@ -157,8 +159,8 @@ final class HoldAcquirer {
 		long sentAt = System.nanoTime();
 		CompletableFuture<ScriptExecutor.Pair> tried;
 		try {
-			tried = this.commands.tryAcquire(hold.id.type(), hold.id.key(), hold.redisKey, hold.owner, "", leaseMillis,
-					true, 0, 0);
+			tried = this.commands.tryAcquire(hold.id.type(), hold.permits, hold.id.key(), hold.redisKey, hold.owner,
+					"", leaseMillis, true, 0, 0);
 		}
 		catch (RuntimeException ex) {
 			tried = CompletableFuture.failedFuture(ex);
@@ -189,8 +191,8 @@ final class HoldAcquirer {
 	 * @param sentAt the {@link System#nanoTime()} its lease counts from
 	 */
 	Hold onAcquired(HoldId id, String redisKey, String owner, @Nullable Thread thread, long leaseMillis,
-			boolean autoRenew, long sentAt, long token) {
-		Hold hold = new Hold(id, redisKey, owner, thread, leaseMillis, autoRenew, sentAt, token);
+			boolean autoRenew, long sentAt, long token, int permits) {
+		Hold hold = new Hold(id, redisKey, owner, thread, leaseMillis, autoRenew, sentAt, token, permits);
 		this.holds.put(id, hold);
 		this.events.acquired(hold);
 		if (autoRenew) {

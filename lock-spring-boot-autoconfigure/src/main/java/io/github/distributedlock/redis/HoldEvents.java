@@ -53,7 +53,7 @@ final class HoldEvents {
 		LockObserver current = this.observer;
 		if (current != LockObserver.NONE) {
 			try {
-				current.acquired(hold.id.key(), hold.id.type());
+				current.acquired(hold.id.key(), hold.id.type(), hold.permits);
 			}
 			catch (RuntimeException ex) {
 				observerFailed(ex);
@@ -77,7 +77,7 @@ final class HoldEvents {
 		LockObserver current = this.observer;
 		if (current != LockObserver.NONE) {
 			try {
-				current.released(hold.id.key(), hold.id.type(), heldNanos, lost);
+				current.released(hold.id.key(), hold.id.type(), hold.permits, heldNanos, lost);
 			}
 			catch (RuntimeException ex) {
 				observerFailed(ex);
@@ -96,7 +96,7 @@ final class HoldEvents {
 		// the holder's work first (whenLost, onLost = INTERRUPT): it is what may still write
 		hold.lossSignal.signal(new LockLostException(hold.id.key(), reason));
 		try {
-			this.observer.lost(hold.id.key(), hold.id.type(), reason);
+			this.observer.lost(hold.id.key(), hold.id.type(), hold.permits, reason);
 		}
 		catch (RuntimeException ex) {
 			observerFailed(ex);
@@ -105,7 +105,7 @@ final class HoldEvents {
 
 	void renewalFailed(Hold hold) {
 		try {
-			this.observer.renewalFailed(hold.id.key(), hold.id.type());
+			this.observer.renewalFailed(hold.id.key(), hold.id.type(), hold.permits);
 		}
 		catch (RuntimeException ex) {
 			observerFailed(ex);
@@ -122,7 +122,7 @@ final class HoldEvents {
 				+ failure.getMessage() + "); the work under it completed and stands; the release is retried while "
 				+ "its lease of " + hold.leaseMillis + " ms lasts, else the lock ends with it");
 		try {
-			this.observer.releaseFailed(hold.id.key(), hold.id.type());
+			this.observer.releaseFailed(hold.id.key(), hold.id.type(), hold.permits);
 		}
 		catch (RuntimeException ex) {
 			observerFailed(ex);

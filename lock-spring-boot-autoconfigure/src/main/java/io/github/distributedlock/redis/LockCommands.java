@@ -63,43 +63,64 @@ final class LockCommands {
 	}
 
 	/**
-	 * Tries to acquire or re-enter a lock once.
+	 * Tries to acquire or re-enter a lock, or a permit of a semaphore, once.
+	 * @param permits the key's permit count: 1 for a lock, more for a semaphore
 	 * @param owner the owner id of the acquisition attempt
 	 * @param downgradeFrom for the read side: the owner id of the same owner's write hold (a downgrade), or
 	 * {@code ""}
 	 * @param claimMillis when blocked, how long to keep the owner's place or claim (0 for none)
-	 * @param waitId the number of this wait, echoed by a grant (reentrant locks)
+	 * @param waitId the number of this wait, echoed by a grant (reentrant locks and semaphores)
 	 * @return the script's result and fencing token (see {@link LockScripts}); failed with an
-	 * {@link IllegalStateException} if the key is a lock of the other kind (reentrant vs read/write), or with a
+	 * {@link IllegalStateException} if the key is a lock of another kind or permit count, or with a
 	 * {@link DistributedLockException} if Redis could not run it (the outcome is then unknown)
 	 */
-	CompletableFuture<ScriptExecutor.Pair> tryAcquire(LockType type, String key, String redisKey, String owner,
-			String downgradeFrom, long leaseMillis, boolean reentry, long claimMillis, long waitId) {
+	CompletableFuture<ScriptExecutor.Pair> tryAcquire(LockType type, int permits, String key, String redisKey,
+			String owner, String downgradeFrom, long leaseMillis, boolean reentry, long claimMillis, long waitId) {
 		String lease = Long.toString(leaseMillis);
 		String reentering = reentry ? "1" : "0";
 		String claim = Long.toString(claimMillis);
-		CompletableFuture<ScriptExecutor.Pair> result = switch (type) {
-			case REENTRANT -> this.scripts.runPairAsync(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key, owner,
-					lease, reentering, claim, Long.toString(waitId));
-			case READ -> this.scripts.runPairAsync(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock", key,
-					owner, lease, reentering, claim, downgradeFrom);
-			case WRITE -> this.scripts.runPairAsync(LockScripts.WRITE_ACQUIRE, redisKey, "acquire the write lock", key,
-					owner, lease, reentering, claim);
-		};
+		CompletableFuture<ScriptExecutor.Pair> result = (permits > 1)
+				? this.scripts.runPairAsync(LockScripts.SEMAPHORE_ACQUIRE, redisKey, "acquire a permit of", key, owner,
+						lease, reentering, claim, Long.toString(waitId), Integer.toString(permits), this.channel)
+				: switch (type) {
+					case REENTRANT -> this.scripts.runPairAsync(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key,
+							owner, lease, reentering, claim, Long.toString(waitId));
+					case READ -> this.scripts.runPairAsync(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock",
+							key, owner, lease, reentering, claim, downgradeFrom);
+					case WRITE -> this.scripts.runPairAsync(LockScripts.WRITE_ACQUIRE, redisKey,
+							"acquire the write lock", key, owner, lease, reentering, claim);
+				};
 		return result.thenApply((tried) -> {
 			if (tried.result() == LockScripts.WRONG_TYPE) {
-				throw wrongType(type, key, redisKey);
+				throw wrongType(type, permits, key, redisKey);
+			}
+			if (tried.result() == LockScripts.OTHER_PERMITS) {
+				throw otherPermits(key, redisKey, permits, tried.token());
 			}
 			return tried;
 		});
 	}
 
-	private static IllegalStateException wrongType(LockType type, String key, String redisKey) {
-		return new IllegalStateException("Cannot acquire lock '" + key + "' as a "
-				+ ((type == LockType.REENTRANT) ? "reentrant lock: its Redis key '" + redisKey
-						+ "' is held as a read/write lock"
-						: "read/write lock: its Redis key '" + redisKey + "' is held as a reentrant lock")
-				+ "; one key cannot be both at once, give each kind of lock keys of its own");
+	private static IllegalStateException wrongType(LockType type, int permits, String key, String redisKey) {
+		String asked = (permits > 1) ? "semaphore" : (type == LockType.REENTRANT) ? "reentrant lock" : "read/write lock";
+		String held = (type == LockType.REENTRANT) ? "a read/write lock" : "a reentrant lock or a semaphore";
+		return new IllegalStateException("Cannot acquire lock '" + key + "' as a " + asked + ": its Redis key '"
+				+ redisKey + "' is held as " + held + "; one key cannot be both at once, give each kind of lock keys of its own");
+	}
+
+	/**
+	 * The refusal of a key used with another permit count than the one Redis records for it.
+	 * @param asked the count of the refused acquisition
+	 * @param stored the key's count in Redis: 1 for a reentrant lock
+	 */
+	static IllegalStateException otherPermits(String key, String redisKey, int asked, long stored) {
+		return new IllegalStateException("Cannot acquire lock '" + key + "' " + kind(asked) + ": its Redis key '"
+				+ redisKey + "' is held " + kind(stored) + "; one key is one kind: use it with the same permit count "
+				+ "everywhere (" + asked + " here, " + stored + " in Redis), or give each use a key of its own");
+	}
+
+	private static String kind(long permits) {
+		return (permits > 1) ? "as a semaphore with " + permits + " permits" : "as a reentrant lock (1 permit)";
 	}
 
 	/**
@@ -110,6 +131,10 @@ final class LockCommands {
 	 */
 	CompletableFuture<ScriptExecutor.Pair> release(Hold hold, @Nullable LocalWaiter next) {
 		String key = hold.id.key();
+		if (hold.permits > 1) {
+			return this.scripts.runAsync(LockScripts.SEMAPHORE_RELEASE, hold.redisKey, "release", key, hold.owner,
+					this.channel, ALL_HOLDS).thenApply(LockCommands::withoutToken);
+		}
 		return switch (hold.id.type()) {
 			case REENTRANT -> (next == null)
 					? this.scripts.runPairAsync(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key,
@@ -133,7 +158,7 @@ final class LockCommands {
 	 * Redis could not run it
 	 */
 	CompletableFuture<Long> keep(Hold hold, long keepMillis) {
-		RedisScript<Long> script = switch (hold.id.type()) {
+		RedisScript<Long> script = (hold.permits > 1) ? LockScripts.SEMAPHORE_KEEP : switch (hold.id.type()) {
 			case REENTRANT -> LockScripts.REENTRANT_KEEP;
 			case READ -> LockScripts.READ_KEEP;
 			case WRITE -> LockScripts.WRITE_KEEP;
@@ -170,7 +195,7 @@ final class LockCommands {
 			Hold hold = holds.get(i);
 			CompletableFuture<ScriptExecutor.Outcome> outcome = new CompletableFuture<>();
 			outcomes.add(outcome);
-			if (hold.id.type() == LockType.REENTRANT) {
+			if (hold.id.type() == LockType.REENTRANT && hold.permits == 1) {
 				int slot = cluster ? ClusterSlots.of(hold.redisKey) : 0;
 				batches.computeIfAbsent(slot, (s) -> new ArrayList<>()).add(i);
 			}
@@ -234,6 +259,9 @@ final class LockCommands {
 	}
 
 	private static RedisScript<Long> renewScript(Hold hold) {
+		if (hold.permits > 1) {
+			return LockScripts.SEMAPHORE_RENEW;
+		}
 		return switch (hold.id.type()) {
 			case REENTRANT -> LockScripts.REENTRANT_RENEW;
 			case READ -> LockScripts.READ_RENEW;
@@ -249,9 +277,10 @@ final class LockCommands {
 	 * or claim expires by itself within seconds, a hold with its lease.
 	 * @return completes when the withdrawal ended, however; never fails
 	 */
-	CompletableFuture<Void> withdraw(LockType type, String key, String redisKey, String owner, boolean outcomeUnknown) {
+	CompletableFuture<Void> withdraw(LockType type, int permits, String key, String redisKey, String owner,
+			boolean outcomeUnknown) {
 		// the cancel script also passes on a hold the owner has in Redis: a grant, or its own try's
-		RedisScript<Long> cancel = switch (type) {
+		RedisScript<Long> cancel = (permits > 1) ? LockScripts.SEMAPHORE_CANCEL : switch (type) {
 			case REENTRANT -> LockScripts.REENTRANT_CANCEL;
 			case READ -> LockScripts.READ_CANCEL;
 			case WRITE -> LockScripts.WRITE_CANCEL;
@@ -259,11 +288,11 @@ final class LockCommands {
 		CompletableFuture<Void> cancelled = runWithdrawal(cancel, outcomeUnknown, redisKey, key, owner, this.channel);
 		// sent right after the cancel, not after its reply: on the same connection, it runs after it, even when
 		// the cancel's reply does not come in time
-		if (outcomeUnknown && type == LockType.READ) {
+		if (outcomeUnknown && type == LockType.READ && permits == 1) {
 			return CompletableFuture.allOf(cancelled,
 					runWithdrawal(LockScripts.READ_RELEASE, true, redisKey, key, owner, this.channel, ALL_HOLDS));
 		}
-		if (outcomeUnknown && type == LockType.WRITE) {
+		if (outcomeUnknown && type == LockType.WRITE && permits == 1) {
 			return CompletableFuture.allOf(cancelled, runWithdrawal(LockScripts.WRITE_RELEASE, true, redisKey, key,
 					owner, this.channel, ALL_HOLDS, ADMISSION_MILLIS));
 		}

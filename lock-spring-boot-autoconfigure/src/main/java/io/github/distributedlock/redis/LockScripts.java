@@ -40,6 +40,13 @@ final class LockScripts {
 	 */
 	static final long WRONG_TYPE = -5;
 
+	/**
+	 * Returned by the reentrant and semaphore acquire scripts when the key is used with another permit count (a
+	 * semaphore's key as a lock, a lock's as a semaphore, or a semaphore with another count); the token of the
+	 * pair is then the key's count. Refused, nothing is changed.
+	 */
+	static final long OTHER_PERMITS = -6;
+
 	/** Returned by release scripts when the owner holds no hold. */
 	static final long NOT_HELD = -1;
 
@@ -78,6 +85,16 @@ final class LockScripts {
 	static final RedisScript<Long> READ_KEEP = load("rw_common.lua", "read_keep.lua");
 
 	static final RedisScript<Long> WRITE_KEEP = load("rw_common.lua", "write_keep.lua");
+
+	static final RedisScript<Long> SEMAPHORE_ACQUIRE = load("fence.lua", "sem_common.lua", "sem_acquire.lua");
+
+	static final RedisScript<Long> SEMAPHORE_RELEASE = load("fence.lua", "sem_common.lua", "sem_release.lua");
+
+	static final RedisScript<Long> SEMAPHORE_RENEW = load("fence.lua", "sem_common.lua", "sem_renew.lua");
+
+	static final RedisScript<Long> SEMAPHORE_KEEP = load("fence.lua", "sem_common.lua", "sem_keep.lua");
+
+	static final RedisScript<Long> SEMAPHORE_CANCEL = load("fence.lua", "sem_common.lua", "sem_cancel.lua");
 
 	/** A new holder's write to its lock, for {@code WAIT} to wait for (replica sync, see {@link ReplicaSync}). */
 	static final RedisScript<Long> REPLICA_TOUCH = load("replica_touch.lua");

@@ -202,9 +202,20 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
 			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
+		return acquire(key, type, 1, lease, autoRenew, holdAtLeast, timeout, interruptible);
+	}
+
+	/**
+	 * {@inheritDoc} A semaphore's waiters queue in Redis, first come, first served across instances.
+	 * @throws IllegalStateException if the lock's key is held as another kind of lock or with another permit
+	 * count
+	 */
+	@Override
+	public @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
+			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
 		ClientParts parts = this.parts;
-		Hold hold = start(parts, key, type, lease, autoRenew, holdAtLeast, timeout, Thread.currentThread().getId(),
-				Thread.currentThread()).await(interruptible);
+		Hold hold = start(parts, key, type, permits, lease, autoRenew, holdAtLeast, timeout,
+				Thread.currentThread().getId(), Thread.currentThread()).await(interruptible);
 		return (hold != null) ? RedisLockHandle.open(parts.releaser, hold) : null;
 	}
 
@@ -215,8 +226,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
 			boolean interruptible) throws InterruptedException {
-		return start(this.parts, key, type, lease, autoRenew, Duration.ZERO, timeout, Thread.currentThread().getId(),
-				Thread.currentThread()).await(interruptible) != null;
+		return start(this.parts, key, type, 1, lease, autoRenew, Duration.ZERO, timeout,
+				Thread.currentThread().getId(), Thread.currentThread()).await(interruptible) != null;
 	}
 
 	@Override
@@ -230,6 +241,15 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
 			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
+		return acquireAsync(key, type, 1, lease, autoRenew, holdAtLeast, timeout, owner);
+	}
+
+	/**
+	 * {@inheritDoc} On Lettuce the future completes on one of its I/O threads.
+	 */
+	@Override
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, int permits,
+			Duration lease, boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
 		if (owner >= 0) {
 			return CompletableFuture.failedFuture(
 					new IllegalArgumentException("Owner " + owner + " is not from newAsyncOwner()"));
@@ -237,7 +257,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		ClientParts parts = this.parts;
 		Acquisition acquisition;
 		try {
-			acquisition = start(parts, key, type, lease, autoRenew, holdAtLeast, timeout, owner, null);
+			acquisition = start(parts, key, type, permits, lease, autoRenew, holdAtLeast, timeout, owner, null);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -245,10 +265,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		return RedisLockHandle.whenAcquired(acquisition, parts.releaser);
 	}
 
-	private static Acquisition start(ClientParts parts, String key, LockType type, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, long owner, @Nullable Thread thread) {
+	private static Acquisition start(ClientParts parts, String key, LockType type, int permits, Duration lease,
+			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner, @Nullable Thread thread) {
 		parts.checkOpen();
-		return parts.acquirer.acquire(key, type, lease, autoRenew, holdAtLeast, timeout, owner, thread);
+		return parts.acquirer.acquire(key, type, permits, lease, autoRenew, holdAtLeast, timeout, owner, thread);
 	}
 
 	@Override

@@ -18,8 +18,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * Reads any lock in Redis, whoever holds it, and force-releases it: diagnostics for operators (the Actuator
- * endpoint), not for application code. It knows the layout of the lock hashes (see {@code reentrant_common.lua}
- * and {@code rw_common.lua}). Thread-safe.
+ * endpoint), not for application code. It knows the layout of the lock hashes (see {@code reentrant_common.lua},
+ * {@code rw_common.lua} and {@code sem_common.lua}). Thread-safe.
  */
 public final class RedisLockInspector {
 
@@ -65,6 +65,9 @@ public final class RedisLockInspector {
 		}
 		if (fields.isEmpty()) {
 			return new RedisLockState(key, redisKey, "foreign", true, ttl, List.of(), 0);
+		}
+		if (fields.containsKey("~p")) {
+			return semaphore(key, redisKey, ttl, now, fields);
 		}
 		return isReadWrite(fields) ? readWrite(key, redisKey, ttl, now, fields)
 				: reentrant(key, redisKey, ttl, now, fields);
@@ -120,6 +123,41 @@ public final class RedisLockInspector {
 		}
 		boolean held = !owners.isEmpty() || fields.containsKey("~k");
 		return new RedisLockState(key, redisKey, "reentrant", held, ttl, owners, waiting);
+	}
+
+	/**
+	 * See {@code sem_common.lua}: {@code h:<owner>} = {@code <deadline>:<holds>} a holder until its deadline
+	 * ({@code h:~<owner>} a placeholder until a minimum hold ends), {@code q:<owner>} = {@code <since>:<until>:...}
+	 * a waiter.
+	 */
+	private static RedisLockState semaphore(String key, String redisKey, long ttl, long now,
+			Map<String, String> fields) {
+		List<String> owners = new ArrayList<>();
+		List<RedisLockState.Holder> holders = new ArrayList<>();
+		boolean held = false;
+		int waiting = 0;
+		for (Map.Entry<String, String> field : fields.entrySet()) {
+			String name = field.getKey();
+			if (name.startsWith("h:")) {
+				long deadline = deadline(field.getValue());
+				if (deadline > now) {
+					held = true;
+					String owner = name.substring(2);
+					if (!owner.startsWith("~")) {
+						owners.add(owner);
+						holders.add(new RedisLockState.Holder(owner, deadline - now));
+					}
+				}
+			}
+			else if (name.startsWith("q:")) {
+				String[] parts = field.getValue().split(":");
+				if (parts.length > 1 && Long.parseLong(parts[1]) >= now) {
+					waiting++;
+				}
+			}
+		}
+		return new RedisLockState(key, redisKey, "semaphore", held, ttl, owners, waiting, holders,
+				Integer.parseInt(fields.get("~p")));
 	}
 
 	/** See {@code rw_common.lua}: a holder counts until its deadline; {@code ~...} ids are placeholders. */

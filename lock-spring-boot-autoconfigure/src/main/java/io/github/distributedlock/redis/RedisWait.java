@@ -30,6 +30,9 @@ final class RedisWait {
 
 	private final LockType type;
 
+	/** The key's permit count: 1 for a lock, more for a semaphore. */
+	private final int permits;
+
 	private final String key;
 
 	private final String redisKey;
@@ -68,10 +71,11 @@ final class RedisWait {
 	/** Whether the wait was logged as started ({@link WaitLog}, DEBUG only). Written by one step at a time. */
 	private boolean waitLogged;
 
-	RedisWait(WaitingAcquirer acquirer, LockType type, String key, String redisKey, String owner, String downgradeFrom,
-			long leaseMillis, long deadline, long waitId, @Nullable ReleaseWaiter waiter) {
+	RedisWait(WaitingAcquirer acquirer, LockType type, int permits, String key, String redisKey, String owner,
+			String downgradeFrom, long leaseMillis, long deadline, long waitId, @Nullable ReleaseWaiter waiter) {
 		this.acquirer = acquirer;
 		this.type = type;
+		this.permits = permits;
 		this.key = key;
 		this.redisKey = redisKey;
 		this.owner = owner;
@@ -115,7 +119,7 @@ final class RedisWait {
 		long claim = (this.waiter == null) ? 0 : WaitingAcquirer.claimMillis(this.type, this.deadline - sent);
 		CompletableFuture<ScriptExecutor.Pair> tried;
 		try {
-			tried = this.acquirer.commands.tryAcquire(this.type, this.key, this.redisKey, this.owner,
+			tried = this.acquirer.commands.tryAcquire(this.type, this.permits, this.key, this.redisKey, this.owner,
 					this.downgradeFrom, this.leaseMillis, false, claim, this.waitId);
 		}
 		catch (RuntimeException ex) {
@@ -250,12 +254,12 @@ final class RedisWait {
 		}
 		boolean unknown = this.outcomeUnknown;
 		if (!unknown) {
-			this.acquirer.commands.withdraw(this.type, this.key, this.redisKey, this.owner, false)
+			this.acquirer.commands.withdraw(this.type, this.permits, this.key, this.redisKey, this.owner, false)
 				.whenComplete((done, ex) -> end.run());
 			return;
 		}
-		Runnable withdrawal = () -> this.acquirer.commands.withdraw(this.type, this.key, this.redisKey, this.owner,
-				true);
+		Runnable withdrawal = () -> this.acquirer.commands.withdraw(this.type, this.permits, this.key, this.redisKey,
+				this.owner, true);
 		try {
 			this.acquirer.background.execute(withdrawal);
 		}

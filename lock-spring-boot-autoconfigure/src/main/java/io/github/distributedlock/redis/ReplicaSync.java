@@ -65,6 +65,8 @@ final class ReplicaSync implements AutoCloseable {
 
 	private static final byte[] WRITE = "write".getBytes(StandardCharsets.US_ASCII);
 
+	private static final byte[] SEMAPHORE = "semaphore".getBytes(StandardCharsets.US_ASCII);
+
 	private final int replicas;
 
 	private final long timeoutMillis;
@@ -196,7 +198,7 @@ final class ReplicaSync implements AutoCloseable {
 	private CompletableFuture<long @Nullable []> touchAndWait(RedisAsyncCommands<byte[], byte[]> commands, Hold hold,
 			boolean sendScript) {
 		byte[][] keys = { hold.redisKey.getBytes(StandardCharsets.UTF_8) };
-		byte[] type = switch (hold.id.type()) {
+		byte[] type = (hold.permits > 1) ? SEMAPHORE : switch (hold.id.type()) {
 			case REENTRANT -> REENTRANT;
 			case READ -> READ;
 			case WRITE -> WRITE;

@@ -95,13 +95,13 @@ final class WaitingAcquirer {
 	 * if Redis could not be reached (what the failed try may have left in Redis is then withdrawn in the
 	 * background)
 	 */
-	RedisWait acquire(LockType type, String key, String redisKey, String owner, String downgradeFrom,
+	RedisWait acquire(LockType type, int permits, String key, String redisKey, String owner, String downgradeFrom,
 			long leaseMillis, boolean tryOnce, long deadline) {
 		long waitId = this.waitIds.incrementAndGet();
 		// register before the first try: a release between a failed try and the wait still wakes it
 		ReleaseWaiter waiter = tryOnce ? null : this.notifications.register(redisKey, waitId);
-		RedisWait wait = new RedisWait(this, type, key, redisKey, owner, downgradeFrom, leaseMillis, deadline, waitId,
-				waiter);
+		RedisWait wait = new RedisWait(this, type, permits, key, redisKey, owner, downgradeFrom, leaseMillis, deadline,
+				waitId, waiter);
 		this.live.add(wait);
 		wait.tryLock();
 		return wait;

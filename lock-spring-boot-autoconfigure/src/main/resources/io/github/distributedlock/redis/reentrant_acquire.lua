@@ -14,6 +14,8 @@
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (its lease ran out: the lock was lost);
 --         -4 when a key without TTL holds it (not written by this library, or made persistent: it never expires);
 --         -5 when the key is a read/write lock's (field '~rw'): refused, nothing is changed;
+--         -6 when the key is a semaphore's (field '~p'), with its permit count as the token: refused, nothing is
+--         changed;
 --         otherwise the holder's remaining lease in milliseconds; token 0 but when acquired.
 local lease = tonumber(ARGV[2])
 if ARGV[3] == '1' then
@@ -38,6 +40,11 @@ end
 -- a read/write lock's hash: its fields must not mix with a reentrant lock's
 if redis.call('hexists', KEYS[1], '~rw') == 1 then
     return { -5, 0 }
+end
+-- a semaphore's hash: one key is one kind, used with one permit count
+local permits = redis.call('hget', KEYS[1], '~p')
+if permits then
+    return { -6, tonumber(permits) }
 end
 local pttl = redis.call('pttl', KEYS[1])
 -- PTTL's -1 (no TTL) would read as "acquired"; and no waiter entry goes into such a key: it would stay for ever
