@@ -21,7 +21,7 @@
 # CHAOS_FAULTS=churn,holder-kill,failover,partition; appends its table to lock-benchmarks/target/chaos.md.
 # `run.sh semaphore` runs S1 and S2, SemaphoreBenchmarks (a semaphore of 4 permits on one key: one thread uncontended,
 # and 2 clients x 8 threads), for this library and Redisson's RPermitExpirableSemaphore in alternating order
-# (BENCH_SEMAPHORE_ROUNDS, default 3: about 5 minutes on 2 cores), counts the client requests per pair, and writes
+# (BENCH_SEMAPHORE_ROUNDS, default 3: about 10 minutes on 2 cores), counts the client requests per pair, and writes
 # lock-benchmarks/target/semaphore.md.
 # BENCH_MAX_LOAD=1.5 makes every run first wait (up to 20 minutes, polling every minute) for the 1-minute load
 # average to fall under it; the load seen is printed either way.

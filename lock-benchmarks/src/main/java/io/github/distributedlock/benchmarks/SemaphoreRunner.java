@@ -30,7 +30,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@code run.sh semaphore}: runs {@link SemaphoreBenchmarks} for this library and Redisson in alternating order,
  * counts the client requests per acquire+release pair (uncontended, and in S2's setup), and writes a Markdown
  * report with the ratios and the issue's targets. Arguments: the report's path. System properties:
- * {@code bench.redis.host}, {@code bench.redis.port}, {@code bench.semaphore.rounds} (rounds, 3: about 4 minutes
+ * {@code bench.redis.host}, {@code bench.redis.port}, {@code bench.semaphore.rounds} (rounds, 3: about 10 minutes
  * on 2 cores), {@code bench.extras.dir}. Redis is flushed before each JMH run and each count.
  */
 public final class SemaphoreRunner {
