@@ -19,6 +19,10 @@
 # also churn plus kill -9 of a holder JVM, a Sentinel failover and a partition through a TCP proxy, each on
 # redis-server processes of its own; CHAOS_SECONDS per run (default 600), CHAOS_PEERS=ours,redisson,si-spin,si-pubsub,
 # CHAOS_FAULTS=churn,holder-kill,failover,partition; appends its table to lock-benchmarks/target/chaos.md.
+# `run.sh semaphore` runs S1 and S2, SemaphoreBenchmarks (a semaphore of 4 permits on one key: one thread uncontended,
+# and 2 clients x 8 threads), for this library and Redisson's RPermitExpirableSemaphore in alternating order
+# (BENCH_SEMAPHORE_ROUNDS, default 3: about 10 minutes on 2 cores), counts the client requests per pair, and writes
+# lock-benchmarks/target/semaphore.md.
 # BENCH_MAX_LOAD=1.5 makes every run first wait (up to 20 minutes, polling every minute) for the 1-minute load
 # average to fall under it; the load seen is printed either way.
 set -euo pipefail
@@ -78,6 +82,13 @@ if [ "${1:-}" = chaos ]; then
     -Dchaos.peers="${CHAOS_PEERS:-ours,redisson,si-spin,si-pubsub}" \
     -Dchaos.faults="${CHAOS_FAULTS:-churn,holder-kill,failover,partition}" \
     -Dchaos.report=lock-benchmarks/target/chaos.md io.github.distributedlock.benchmarks.ChaosRunner
+  exit
+fi
+if [ "${1:-}" = semaphore ]; then
+  wait_for_quiet
+  java -cp "$classpath" -Dbench.redis.port="$port" -Dbench.semaphore.rounds="${BENCH_SEMAPHORE_ROUNDS:-3}" \
+    -Dbench.extras.dir=lock-benchmarks/target/bench-extras \
+    io.github.distributedlock.benchmarks.SemaphoreRunner lock-benchmarks/target/semaphore.md
   exit
 fi
 if [ "${1:-}" = readers ]; then

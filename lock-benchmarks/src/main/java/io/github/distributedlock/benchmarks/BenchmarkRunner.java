@@ -203,35 +203,49 @@ public final class BenchmarkRunner {
 				lock.lock();
 				lock.unlock();
 			}
-			String stats = admin.sync().info("commandstats");
-			long requests = 0;
-			long inside = 0;
-			long scriptMicros = 0;
-			for (String line : stats.split("\r?\n")) {
-				if (!line.startsWith("cmdstat_")) {
-					continue;
-				}
-				String command = line.substring("cmdstat_".length(), line.indexOf(':'));
-				long calls = Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*$", "$1"));
-				if (command.equals("info") || command.equals("config|resetstat")) {
-					continue;
-				}
-				if (command.startsWith("eval") || command.startsWith("fcall")) {
-					scriptMicros += Long.parseLong(line.replaceAll("^.*,usec=(\\d+),.*$", "$1"));
-				}
-				if (command.startsWith("eval") || command.startsWith("fcall") || command.equals("ping")
-						|| command.contains("subscribe") || command.equals("hello") || command.startsWith("client")) {
-					requests += calls;
-				}
-				else {
-					inside += calls;
-				}
-			}
+			long[] counted = commandStats(admin.sync().info("commandstats"));
+			long requests = counted[0];
+			long inside = counted[1];
+			long scriptMicros = counted[2];
 			return new long[] { requests, inside, pairs, scriptMicros };
 		}
 		finally {
 			redis.shutdown();
 		}
+	}
+
+	/**
+	 * Reads {@code INFO commandstats} (since the last {@code CONFIG RESETSTAT}): the requests clients sent (script
+	 * calls and other top-level commands; the INFO and CONFIG RESETSTAT of the count itself left out), the
+	 * commands run inside scripts, and the microseconds Redis spent in scripts.
+	 * @param stats the reply of {@code INFO commandstats}
+	 * @return requests, commands inside scripts, script microseconds
+	 */
+	static long[] commandStats(String stats) {
+		long requests = 0;
+		long inside = 0;
+		long scriptMicros = 0;
+		for (String line : stats.split("\r?\n")) {
+			if (!line.startsWith("cmdstat_")) {
+				continue;
+			}
+			String command = line.substring("cmdstat_".length(), line.indexOf(':'));
+			long calls = Long.parseLong(line.replaceAll("^[^:]+:calls=(\\d+),.*$", "$1"));
+			if (command.equals("info") || command.equals("config|resetstat")) {
+				continue;
+			}
+			if (command.startsWith("eval") || command.startsWith("fcall")) {
+				scriptMicros += Long.parseLong(line.replaceAll("^.*,usec=(\\d+),.*$", "$1"));
+			}
+			if (command.startsWith("eval") || command.startsWith("fcall") || command.equals("ping")
+					|| command.contains("subscribe") || command.equals("hello") || command.startsWith("client")) {
+				requests += calls;
+			}
+			else {
+				inside += calls;
+			}
+		}
+		return new long[] { requests, inside, scriptMicros };
 	}
 
 	/** The median throughput over every measurement iteration of every round. */

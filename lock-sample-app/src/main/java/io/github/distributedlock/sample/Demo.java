@@ -49,7 +49,7 @@ final class Demo {
 	/** What the demo measured. */
 	record Report(List<Row> rows, int oversoldWithLock, int oversoldWithoutLock, int oversoldReactive, int lotteryDraws,
 			long lotteryStoredDraws, long tornReadsWithLock, long tornReadsWithoutLock, long readsWithLock,
-			FencingDemo.Result fenced) {
+			PartnerApiDemo.Result partner, FencingDemo.Result fenced) {
 	}
 
 	private Demo() {
@@ -155,6 +155,7 @@ final class Demo {
 						INSTANCES + " x " + THREADS + " readers, 1 writer x " + REPRICINGS + " repricings",
 						reads.get() + " reads, " + tornReads.get() + " torn", millis));
 			}
+			PartnerApiDemo.Result partner = PartnerApiDemo.run(instances, rows);
 			FencingDemo.Result fenced = null;
 			for (boolean withToken : new boolean[] { true, false }) {
 				long start = System.nanoTime();
@@ -170,7 +171,7 @@ final class Demo {
 				serveUntilClosed(instances.get(0), out);
 			}
 			return new Report(rows, oversold[0], oversold[1], oversoldReactive, draws.get(), storedDraws, torn[0], torn[1], readsLocked,
-					fenced);
+					partner, fenced);
 		}
 		finally {
 			try {
@@ -246,7 +247,7 @@ final class Demo {
 			.run(instanceArgs.toArray(String[]::new));
 	}
 
-	private interface Work {
+	interface Work {
 
 		void run(ConfigurableApplicationContext instance) throws Exception;
 
@@ -255,7 +256,7 @@ final class Demo {
 	/**
 	 * Runs {@code work} on {@code threads} threads of every instance, all released at once.
 	 */
-	private static void onEveryThread(List<ConfigurableApplicationContext> instances, Work work, int threads)
+	static void onEveryThread(List<ConfigurableApplicationContext> instances, Work work, int threads)
 			throws Exception {
 		ExecutorService pool = Executors.newFixedThreadPool(instances.size() * threads);
 		try {
@@ -280,13 +281,13 @@ final class Demo {
 		}
 	}
 
-	private interface Timed {
+	interface Timed {
 
 		void run() throws Exception;
 
 	}
 
-	private static long timed(Timed work) throws Exception {
+	static long timed(Timed work) throws Exception {
 		long start = System.nanoTime();
 		work.run();
 		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

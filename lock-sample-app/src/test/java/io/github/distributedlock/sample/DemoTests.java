@@ -27,8 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Runs the demo as the README's command does, on the Redis the sample finds or starts, and checks what it
- * claims: the locks prevent overselling, double draws and torn reads. And since the sample may run on the
- * user's own Redis: it leaves nothing there that does not expire.
+ * claims: the locks prevent overselling, double draws and torn reads, and the semaphore keeps the partner API at
+ * three calls at once. And since the sample may run on the user's own Redis: it leaves nothing there that does
+ * not expire.
  */
 class DemoTests {
 
@@ -53,6 +54,11 @@ class DemoTests {
 		assertThat(report.lotteryStoredDraws()).isEqualTo(1);
 		assertThat(report.tornReadsWithLock()).isZero();
 		assertThat(report.readsWithLock()).isPositive();
+		assertThat(table).contains("Partner API, @DistributedLock permits = 3", "Partner API, no limit");
+		assertThat(report.partner().mostInsideLimited()).as("the most partner calls at once through the semaphore")
+			.isEqualTo(PartnerGateway.MAX_CALLS_AT_ONCE);
+		assertThat(report.partner().mostInsideUnlimited()).as("the most partner calls at once without it")
+			.isGreaterThan(PartnerGateway.MAX_CALLS_AT_ONCE);
 		assertThat(table).contains("Fenced stock, fencing token", "stale write refused");
 		assertThat(report.fenced().staleWriteAccepted()).isFalse();
 		assertThat(report.fenced().finalUnits()).isEqualTo(FencingDemo.NEWER_UNITS);
