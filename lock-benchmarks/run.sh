@@ -18,7 +18,8 @@
 # now and then kill -STOP), for this library, Redisson and Spring Integration (both modes), then for this library
 # also churn plus kill -9 of a holder JVM, a Sentinel failover and a partition through a TCP proxy, each on
 # redis-server processes of its own; CHAOS_SECONDS per run (default 600), CHAOS_PEERS=ours,redisson,si-spin,si-pubsub,
-# CHAOS_FAULTS=churn,holder-kill,failover,partition; appends its table to lock-benchmarks/target/chaos.md.
+# CHAOS_FAULTS=churn,holder-kill,failover,partition,semaphore,semaphore-failover (the last two: the churn and the
+# failover on a semaphore of 3 permits; not in the default list); appends its table to lock-benchmarks/target/chaos.md.
 # `run.sh semaphore` runs S1 and S2, SemaphoreBenchmarks (a semaphore of 4 permits on one key: one thread uncontended,
 # and 2 clients x 8 threads), for this library and Redisson's RPermitExpirableSemaphore in alternating order
 # (BENCH_SEMAPHORE_ROUNDS, default 3: about 10 minutes on 2 cores), counts the client requests per pair, and writes

@@ -35,6 +35,9 @@ interface ChaosPeer extends AutoCloseable {
 	/** How long a call waits for the lock. */
 	Duration WAIT = Duration.ofSeconds(3);
 
+	/** The permits of the {@code ours-semaphore} peer's semaphore. */
+	int SEMAPHORE_PERMITS = 3;
+
 	/** The command timeout of every client. */
 	Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
@@ -52,20 +55,31 @@ interface ChaosPeer extends AutoCloseable {
 
 	/**
 	 * Creates the clients of a library.
-	 * @param name {@code ours}, {@code redisson}, {@code si-spin} or {@code si-pubsub}
+	 * @param name {@code ours}, {@code ours-semaphore} (this library's semaphore of {@link #SEMAPHORE_PERMITS}
+	 * permits on the key), {@code redisson}, {@code si-spin} or {@code si-pubsub}
 	 * @param clients where each client (application instance) finds Redis, as Spring Data Redis takes it
 	 * (standalone or Sentinel; Redisson here only standalone)
 	 * @return the peer; close it to close its clients
 	 */
 	static ChaosPeer create(String name, List<RedisConfiguration> clients) {
 		return switch (name) {
-			case "ours" -> new Ours(clients);
+			case "ours" -> new Ours(clients, 1);
+			case "ours-semaphore" -> new Ours(clients, SEMAPHORE_PERMITS);
 			case "redisson" -> new RedissonPeer(clients);
 			case "si-spin" -> new SpringIntegration(clients, RedisLockRegistry.RedisLockType.SPIN_LOCK);
 			case "si-pubsub" -> new SpringIntegration(clients, RedisLockRegistry.RedisLockType.PUB_SUB_LOCK);
 			default -> throw new IllegalArgumentException("Unknown chaos peer '" + name
-					+ "': expected ours, redisson, si-spin or si-pubsub");
+					+ "': expected ours, ours-semaphore, redisson, si-spin or si-pubsub");
 		};
+	}
+
+	/**
+	 * How many holders a peer lets in at once.
+	 * @param name a peer's name, as for {@link #create}
+	 * @return {@link #SEMAPHORE_PERMITS} for {@code ours-semaphore}, else 1
+	 */
+	static int permits(String name) {
+		return name.equals("ours-semaphore") ? SEMAPHORE_PERMITS : 1;
 	}
 
 	/** A started Lettuce connection factory with the 1 s command timeout. */
@@ -77,8 +91,13 @@ interface ChaosPeer extends AutoCloseable {
 		return factory;
 	}
 
-	/** This library: {@code DistributedLockTemplate.execute}, the token of {@code LockContext.current()}. */
+	/**
+	 * This library: {@code DistributedLockTemplate.execute}, the token of {@code LockContext.current()}; a lock,
+	 * or a semaphore with more than one permit.
+	 */
 	final class Ours implements ChaosPeer {
+
+		private final int permits;
 
 		private final List<LettuceConnectionFactory> factories = new ArrayList<>();
 
@@ -86,7 +105,8 @@ interface ChaosPeer extends AutoCloseable {
 
 		private final List<DistributedLockTemplate> templates = new ArrayList<>();
 
-		Ours(List<RedisConfiguration> clients) {
+		Ours(List<RedisConfiguration> clients, int permits) {
+			this.permits = permits;
 			for (RedisConfiguration redis : clients) {
 				LettuceConnectionFactory factory = factory(redis);
 				RedisLockClient client = new RedisLockClient(factory, "lock:");
@@ -98,7 +118,8 @@ interface ChaosPeer extends AutoCloseable {
 
 		@Override
 		public void call(int client, String key, LongConsumer body) {
-			this.templates.get(client).execute(LockDefinition.builder(key).lease(LEASE).acquireTimeout(WAIT).build(),
+			this.templates.get(client).execute(LockDefinition.builder(key).permits(this.permits)
+				.lease(LEASE).acquireTimeout(WAIT).build(),
 					() -> {
 						body.accept(LockContext.current().fencingToken());
 						return null;

@@ -25,17 +25,17 @@ record ChaosResult(String fault, String peer, ExclusionChecker checker, String i
 	 */
 	static String table(List<ChaosResult> results, String when) {
 		StringBuilder table = new StringBuilder("Chaos run: ").append(when).append("\n\n")
-			.append("| fault | peer | calls | bodies | bodies/s | failed calls | overlaps | lost updates "
+			.append("| fault | peer | calls | bodies | bodies/s | failed calls | most inside | overlaps | lost updates "
 					+ "| token regressions | longest gap between bodies | recovery after a fault, median (lower) / max | "
 					+ "injected | most frequent failure |\n")
-			.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n");
+			.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|\n");
 		for (ChaosResult result : results) {
 			ExclusionChecker checker = result.checker();
-			table.append(String.format("| %s | %s | %,d | %,d | %,.0f | %,d (%.2f %%) | %d | %d | %s | %,d ms | %s | %s | %s |%n",
+			table.append(String.format("| %s | %s | %,d | %,d | %,.0f | %,d (%.2f %%) | %d | %d | %d | %s | %,d ms | %s | %s | %s |%n",
 					result.fault(), result.peer(), checker.calls(), checker.bodies(),
 					checker.bodies() / Math.max(0.001, checker.seconds()), checker.failedCalls(),
-					100 * (1 - checker.successRate()), checker.overlaps(), checker.lostUpdates(),
-					result.peer().equals("ours") ? Integer.toString(checker.tokenRegressions()) : "n/a (no tokens)",
+					100 * (1 - checker.successRate()), checker.mostInside(), checker.overlaps(), checker.lostUpdates(),
+					result.peer().startsWith("ours") ? Integer.toString(checker.tokenRegressions()) : "n/a (no tokens)",
 					checker.longestGapMillis(), result.recoveryMedianAndMax(), result.injected(),
 					checker.failures(1).replace("|", "/")));
 		}

@@ -43,7 +43,10 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
  * primary's writes are paused until the replicas have all of them (what {@code WAIT} checks), then the primary
  * is killed with SIGKILL and a replica promoted;</li>
  * <li>{@code partition}, this library, each client through a TCP proxy of its own: every 8–15 s one client is
- * cut off for 3–5 s (longer than the lease), then what it sent meanwhile is delivered late.</li>
+ * cut off for 3–5 s (longer than the lease), then what it sent meanwhile is delivered late;</li>
+ * <li>{@code semaphore} and {@code semaphore-failover}: the churn and the failover on this library's semaphore of
+ * {@link ChaosPeer#SEMAPHORE_PERMITS} permits (peer {@code ours-semaphore}), whose checker counts more than that
+ * many bodies inside as an overlap and a token handed out twice as a regression.</li>
  * </ul>
  * Recovery is the time from a fault to the next body that entered. System properties: {@code chaos.seconds}
  * per run (600), {@code chaos.peers} ({@code ours,redisson,si-spin,si-pubsub}), {@code chaos.faults}
@@ -80,10 +83,13 @@ public final class ChaosRunner {
 					}
 				}
 				case "holder-kill" -> results.add(print(churn("ours", runFor, true)));
-				case "failover" -> results.add(print(failover(runFor)));
+				case "failover" -> results.add(print(failover("ours", runFor)));
+				case "semaphore" -> results.add(print(churn("ours-semaphore", runFor, false)));
+				case "semaphore-failover" -> results.add(print(failover("ours-semaphore", runFor)));
 				case "partition" -> results.add(print(partition(runFor)));
 				default -> throw new IllegalArgumentException("Unknown chaos fault '" + fault
-						+ "' in chaos.faults: expected churn, holder-kill, failover or partition");
+						+ "' in chaos.faults: expected churn, holder-kill, failover, partition, semaphore or "
+						+ "semaphore-failover");
 			}
 		}
 		String table = ChaosResult.table(results, Instant.now() + ", " + runFor.toSeconds() + " s per run, "
@@ -97,7 +103,7 @@ public final class ChaosRunner {
 
 	private static ChaosResult churn(String peerName, Duration runFor, boolean killHolders) throws Exception {
 		String key = "chaos:" + UUID.randomUUID();
-		ExclusionChecker checker = new ExclusionChecker();
+		ExclusionChecker checker = new ExclusionChecker(ChaosPeer.permits(peerName));
 		List<Long> recoveries = Collections.synchronizedList(new ArrayList<>());
 		AtomicInteger killsWhileHolding = new AtomicInteger();
 		try (RedisServer server = RedisServer.start();
@@ -122,12 +128,12 @@ public final class ChaosRunner {
 		}
 	}
 
-	private static ChaosResult failover(Duration runFor) throws Exception {
+	private static ChaosResult failover(String peerName, Duration runFor) throws Exception {
 		String key = "chaos:" + UUID.randomUUID();
-		ExclusionChecker checker = new ExclusionChecker();
+		ExclusionChecker checker = new ExclusionChecker(ChaosPeer.permits(peerName));
 		List<Long> recoveries = Collections.synchronizedList(new ArrayList<>());
 		try (SentinelTopology topology = SentinelTopology.start();
-				ChaosPeer peer = ChaosPeer.create("ours", Collections.nCopies(CLIENTS, new RedisSentinelConfiguration(
+				ChaosPeer peer = ChaosPeer.create(peerName, Collections.nCopies(CLIENTS, new RedisSentinelConfiguration(
 						SentinelTopology.MASTER, Set.of(topology.sentinelNodes().split(",")))))) {
 			long deadline = System.nanoTime() + runFor.toNanos();
 			Thread faults = faults(deadline, 15, 25, checker, recoveries, () -> {
@@ -138,7 +144,7 @@ public final class ChaosRunner {
 			}, () -> topology.killPrimaryAndAwaitFailover(Duration.ofSeconds(30)));
 			workload(peer, key, checker, deadline);
 			join(faults);
-			return new ChaosResult("Sentinel failover (kill -9 of the primary)", "ours", checker,
+			return new ChaosResult("Sentinel failover (kill -9 of the primary)", peerName, checker,
 					"failovers=" + recoveries.size(), recoveries);
 		}
 	}

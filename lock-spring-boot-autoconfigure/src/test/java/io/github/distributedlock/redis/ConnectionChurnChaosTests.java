@@ -1,15 +1,9 @@
 package io.github.distributedlock.redis;
 
 import java.time.Duration;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
@@ -128,12 +122,7 @@ class ConnectionChurnChaosTests {
 			.lease(Duration.ofSeconds(2))
 			.acquireTimeout(Duration.ofSeconds(3))
 			.build();
-		ExclusionChecker calls = new ExclusionChecker();
-		AtomicInteger inside = new AtomicInteger();
-		AtomicInteger most = new AtomicInteger();
-		AtomicInteger tooMany = new AtomicInteger();
-		Set<Long> tokens = ConcurrentHashMap.newKeySet();
-		AtomicInteger repeatedTokens = new AtomicInteger();
+		ExclusionChecker checker = new ExclusionChecker(permits);
 		AtomicReference<String> churnDone = new AtomicReference<>("churn not started");
 		LockApplications.runTwo(instances("500ms"), (first, second) -> {
 			long deadline = System.nanoTime() + RUN_FOR.toNanos() / 2;
@@ -141,17 +130,8 @@ class ConnectionChurnChaosTests {
 				Concurrently.run(2 * THREADS_PER_INSTANCE, RUN_FOR.toSeconds() + 60, (thread) -> {
 					DistributedLockTemplate template = LockApplications.template((thread % 2 == 0) ? first : second);
 					while (System.nanoTime() - deadline < 0) {
-						calls.call(() -> template.execute(definition, () -> {
-							int now = inside.incrementAndGet();
-							most.accumulateAndGet(now, Math::max);
-							if (now > permits) {
-								tooMany.incrementAndGet();
-							}
-							if (!tokens.add(LockContext.current().fencingToken())) {
-								repeatedTokens.incrementAndGet();
-							}
-							LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(100_000, 2_000_001));
-							inside.decrementAndGet();
+						checker.call(() -> template.execute(definition, () -> {
+							checker.body(LockContext.current().fencingToken());
 							return null;
 						}));
 					}
@@ -159,16 +139,11 @@ class ConnectionChurnChaosTests {
 				churnDone.set(churn.toString());
 			}
 		});
-		String summary = "Connection churn chaos run on a semaphore of " + permits + " permits: " + calls.calls()
-				+ " calls, " + String.format(Locale.ROOT, "%.2f", calls.successRate() * 100) + " % succeeded, "
-				+ tokens.size() + " bodies, most inside at once " + most.get() + ", more than " + permits + " inside "
-				+ tooMany.get() + " times, tokens repeated " + repeatedTokens.get() + "; call outcomes "
-				+ calls.summary() + "; " + churnDone.get();
+		String summary = "Connection churn chaos run on a semaphore of " + permits + " permits: " + checker.summary()
+				+ "; " + churnDone.get();
 		System.out.println(summary);
-		assertThat(tooMany.get()).as(summary).isZero();
-		assertThat(repeatedTokens.get()).as(summary).isZero();
-		assertThat(most.get()).as(summary).isEqualTo(permits);
-		assertThat(calls.successRate()).as(summary).isGreaterThanOrEqualTo(0.995);
+		assertThat(checker.problems(0.995)).as(summary).isEmpty();
+		assertThat(checker.mostInside()).as(summary).isEqualTo(permits);
 	}
 
 	@Test

@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Collectors;
 
 /**
- * The invariants of a mutual-exclusion lock, checked on a workload of many calls on one key: the locked body
+ * The invariants of a mutual-exclusion lock (or of a semaphore, {@link #ExclusionChecker(int)}), checked on a
+ * workload of many calls on one key: the locked body
  * counts the bodies inside (never more than one), does a read-modify-write of a plain counter with a short
  * park in between (an update is lost if two bodies overlap), and appends the fencing token it was given to a
  * list in body order (the tokens must strictly increase). Calls that throw are counted by exception class and
@@ -23,7 +24,12 @@ public final class ExclusionChecker {
 
 	private static final int MESSAGE_HEAD = 100;
 
+	/** How many holders may be inside at once: 1 for a lock, the permits of a semaphore. */
+	private final int permits;
+
 	private final AtomicInteger inside = new AtomicInteger();
+
+	private final AtomicInteger mostInside = new AtomicInteger();
 
 	private final AtomicInteger overlaps = new AtomicInteger();
 
@@ -49,6 +55,20 @@ public final class ExclusionChecker {
 	private final AtomicLong lastEntered = new AtomicLong();
 
 	private final AtomicLong longestGap = new AtomicLong();
+
+	/** A checker of a lock: never two bodies inside. */
+	public ExclusionChecker() {
+		this(1);
+	}
+
+	/**
+	 * A checker of a semaphore: never more than {@code permits} bodies inside, no fencing token handed out twice
+	 * (its holders overlap, so neither entry order nor a plain counter can be checked); with 1, a lock's checker.
+	 * @param permits how many bodies may be inside at once
+	 */
+	public ExclusionChecker(int permits) {
+		this.permits = permits;
+	}
 
 	/**
 	 * Makes one call that is to run {@link #body(long)} under the lock, counting it, and counting its failure
@@ -83,6 +103,12 @@ public final class ExclusionChecker {
 	public void body(long fencingToken) {
 		enter(fencingToken);
 		try {
+			if (this.permits > 1) {
+				// holders overlap by design: the park is the workload, there is no update to lose
+				LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(100_000, 2_000_001));
+				this.bodies.increment();
+				return;
+			}
 			int value = this.counter;
 			// the workload, not synchronisation: widens the window in which a second holder loses an update
 			LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(100_000, 2_000_001));
@@ -99,7 +125,9 @@ public final class ExclusionChecker {
 	 * @param fencingToken the holder's token, or a negative number for none (not recorded)
 	 */
 	public void enter(long fencingToken) {
-		if (this.inside.getAndIncrement() != 0) {
+		int holders = this.inside.incrementAndGet();
+		this.mostInside.accumulateAndGet(holders, Math::max);
+		if (holders > this.permits) {
 			this.overlaps.incrementAndGet();
 		}
 		long now = System.nanoTime();
@@ -138,7 +166,8 @@ public final class ExclusionChecker {
 	}
 
 	/**
-	 * Returns the number of times a holder entered while another was inside.
+	 * Returns the number of times a holder entered while another was inside (a semaphore's checker: while all
+	 * its permits' holders were).
 	 * @return 0 for a lock that held
 	 */
 	public int overlaps() {
@@ -146,11 +175,23 @@ public final class ExclusionChecker {
 	}
 
 	/**
-	 * Returns how many tokens, in entry order, were not greater than the one before.
+	 * Returns the most holders that were inside at once.
+	 * @return 1 for a lock that held and was used; up to the permits for a semaphore
+	 */
+	public int mostInside() {
+		return this.mostInside.get();
+	}
+
+	/**
+	 * Returns how many tokens, in entry order, were not greater than the one before; for a semaphore's checker,
+	 * how many were handed out more than once (its holders enter in another order than Redis granted them).
 	 * @return 0 for a lock whose tokens held
 	 */
 	public int tokenRegressions() {
 		synchronized (this.tokens) {
+			if (this.permits > 1) {
+				return this.tokens.size() - (int) this.tokens.stream().distinct().count();
+			}
 			int regressions = 0;
 			for (int i = 1; i < this.tokens.size(); i++) {
 				if (this.tokens.get(i) <= this.tokens.get(i - 1)) {
@@ -166,7 +207,7 @@ public final class ExclusionChecker {
 	 * @return 0 for a lock that held
 	 */
 	public long lostUpdates() {
-		return this.bodies.sum() - this.counter;
+		return (this.permits > 1) ? 0 : this.bodies.sum() - this.counter;
 	}
 
 	/**
@@ -231,10 +272,10 @@ public final class ExclusionChecker {
 	 * @return the summary
 	 */
 	public String summary() {
-		return String.format("calls=%d bodies=%d failed=%d (%.2f %% succeeded) overlaps=%d lostUpdates=%d "
-				+ "tokenRegressions=%d longestGap=%dms duration=%.1fs failures=%s", calls(), bodies(), failedCalls(),
-				100 * successRate(), overlaps(), lostUpdates(), tokenRegressions(), longestGapMillis(), seconds(),
-				failures(5));
+		return String.format("calls=%d bodies=%d failed=%d (%.2f %% succeeded) mostInside=%d overlaps=%d "
+				+ "lostUpdates=%d tokenRegressions=%d longestGap=%dms duration=%.1fs failures=%s", calls(), bodies(),
+				failedCalls(), 100 * successRate(), mostInside(), overlaps(), lostUpdates(), tokenRegressions(),
+				longestGapMillis(), seconds(), failures(5));
 	}
 
 	/**
@@ -246,13 +287,14 @@ public final class ExclusionChecker {
 	public List<String> problems(double minSuccessRate) {
 		List<String> problems = new ArrayList<>();
 		if (overlaps() != 0) {
-			problems.add(overlaps() + " times two holders inside at once");
+			problems.add(overlaps() + " times " + (this.permits + 1) + " holders inside at once");
 		}
 		if (lostUpdates() != 0) {
 			problems.add(lostUpdates() + " lost updates");
 		}
 		if (tokenRegressions() != 0) {
-			problems.add(tokenRegressions() + " fencing tokens not greater than the one before");
+			problems.add(tokenRegressions() + ((this.permits > 1) ? " fencing tokens handed out twice"
+					: " fencing tokens not greater than the one before"));
 		}
 		if (successRate() < minSuccessRate) {
 			problems.add(String.format("%.2f %% of the calls succeeded, fewer than %.2f %%", 100 * successRate(),
