@@ -1,7 +1,9 @@
 package io.github.distributedlock.local;
 
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -35,6 +37,9 @@ abstract class LocalKey {
 
 	/** Acquisitions under way and holds in the state; guarded by the store's map (see {@link LocalLockStore}). */
 	int users;
+
+	/** The waiters, first come first; guarded by {@link #mutex}. */
+	final Deque<LocalWaiter> waiters = new ArrayDeque<>();
 
 	LocalKey(String storeKey, LocalLockStore store) {
 		this.storeKey = storeKey;
@@ -153,19 +158,35 @@ abstract class LocalKey {
 	abstract LocalHold enter(Acquisition acquisition);
 
 	/** Queues a waiter behind those that came before it. */
-	abstract LocalWaiter startWaiting(Acquisition acquisition);
+	LocalWaiter startWaiting(Acquisition acquisition) {
+		LocalWaiter waiter = new LocalWaiter(acquisition.type());
+		this.waiters.addLast(waiter);
+		return waiter;
+	}
 
 	/** Takes a waiter out of the queue, once it entered or gave up. */
-	abstract void stopWaiting(LocalWaiter waiter);
+	void stopWaiting(LocalWaiter waiter) {
+		this.waiters.remove(waiter);
+	}
 
 	/** The holds in the state, those kept for their minimum hold included. */
 	abstract Iterable<LocalHold> holds();
 
 	/** Whether anybody waits. */
-	abstract boolean hasWaiters();
+	boolean hasWaiters() {
+		return !this.waiters.isEmpty();
+	}
 
 	/** How many threads wait for the key; for tests and diagnostics. */
-	abstract int waiting();
+	int waiting() {
+		this.mutex.lock();
+		try {
+			return this.waiters.size();
+		}
+		finally {
+			this.mutex.unlock();
+		}
+	}
 
 	/**
 	 * Removes the holds whose hard lease or minimum hold has ended, and marks the unreleased ones lost; each

@@ -1,9 +1,7 @@
 package io.github.distributedlock.local;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
@@ -30,8 +28,6 @@ final class LocalLock extends LocalKey {
 	private @Nullable LocalHold exclusive;
 
 	private final Set<LocalHold> readers = Collections.newSetFromMap(new IdentityHashMap<>());
-
-	private final Deque<LocalWaiter> waiters = new ArrayDeque<>();
 
 	/** Readers admitted when an exclusive holder left that have not entered yet: writers wait for them. */
 	private int admittedReaders;
@@ -118,15 +114,8 @@ final class LocalLock extends LocalKey {
 	}
 
 	@Override
-	LocalWaiter startWaiting(Acquisition acquisition) {
-		LocalWaiter waiter = new LocalWaiter(acquisition.type());
-		this.waiters.addLast(waiter);
-		return waiter;
-	}
-
-	@Override
 	void stopWaiting(LocalWaiter waiter) {
-		this.waiters.remove(waiter);
+		super.stopWaiting(waiter);
 		if (waiter.admitted) {
 			this.admittedReaders--;
 		}
@@ -142,22 +131,6 @@ final class LocalLock extends LocalKey {
 		all.add(holder);
 		all.addAll(this.readers);
 		return all;
-	}
-
-	@Override
-	boolean hasWaiters() {
-		return !this.waiters.isEmpty();
-	}
-
-	@Override
-	int waiting() {
-		this.mutex.lock();
-		try {
-			return this.waiters.size();
-		}
-		finally {
-			this.mutex.unlock();
-		}
 	}
 
 	@Override

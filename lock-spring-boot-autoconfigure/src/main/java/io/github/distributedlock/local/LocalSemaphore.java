@@ -1,8 +1,6 @@
 package io.github.distributedlock.local;
 
-import java.util.ArrayDeque;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.Set;
 
@@ -28,8 +26,6 @@ final class LocalSemaphore extends LocalKey {
 
 	/** Holders, and permits kept for a minimum hold: each takes one permit. */
 	private final Set<LocalHold> holders = Collections.newSetFromMap(new IdentityHashMap<>());
-
-	private final Deque<LocalWaiter> waiters = new ArrayDeque<>();
 
 	LocalSemaphore(String storeKey, LocalLockStore store, int permits) {
 		super(storeKey, store);
@@ -77,36 +73,8 @@ final class LocalSemaphore extends LocalKey {
 	}
 
 	@Override
-	LocalWaiter startWaiting(Acquisition acquisition) {
-		LocalWaiter waiter = new LocalWaiter(acquisition.type());
-		this.waiters.addLast(waiter);
-		return waiter;
-	}
-
-	@Override
-	void stopWaiting(LocalWaiter waiter) {
-		this.waiters.remove(waiter);
-	}
-
-	@Override
 	Iterable<LocalHold> holds() {
 		return this.holders;
-	}
-
-	@Override
-	boolean hasWaiters() {
-		return !this.waiters.isEmpty();
-	}
-
-	@Override
-	int waiting() {
-		this.mutex.lock();
-		try {
-			return this.waiters.size();
-		}
-		finally {
-			this.mutex.unlock();
-		}
 	}
 
 	@Override
