@@ -87,24 +87,8 @@ class ConnectionChurnChaosTests {
 			.acquireTimeout(Duration.ofSeconds(3))
 			.build();
 		ExclusionChecker checker = new ExclusionChecker();
-		AtomicReference<String> churnDone = new AtomicReference<>("churn not started");
-		LockApplications.runTwo(instances("500ms"), (first, second) -> {
-			long deadline = System.nanoTime() + RUN_FOR.toNanos();
-			try (ConnectionChurn churn = ConnectionChurn.start(server)) {
-				// bounded: each call ends within its 3 s acquire timeout plus a few command timeouts
-				Concurrently.run(2 * THREADS_PER_INSTANCE, RUN_FOR.toSeconds() + 60, (thread) -> {
-					DistributedLockTemplate template = LockApplications.template((thread % 2 == 0) ? first : second);
-					while (System.nanoTime() - deadline < 0) {
-						checker.call(() -> template.execute(definition, () -> {
-							checker.body(LockContext.current().fencingToken());
-							return null;
-						}));
-					}
-				});
-				churnDone.set(churn.toString());
-			}
-		});
-		String summary = "Connection churn chaos run: " + checker.summary() + "; " + churnDone.get();
+		String churnDone = churnWhileCalling(definition, checker, RUN_FOR);
+		String summary = "Connection churn chaos run: " + checker.summary() + "; " + churnDone;
 		System.out.println(summary);
 		assertThat(checker.problems(0.995)).as(summary).isEmpty();
 	}
@@ -123,11 +107,26 @@ class ConnectionChurnChaosTests {
 			.acquireTimeout(Duration.ofSeconds(3))
 			.build();
 		ExclusionChecker checker = new ExclusionChecker(permits);
+		String churnDone = churnWhileCalling(definition, checker, RUN_FOR.dividedBy(2));
+		String summary = "Connection churn chaos run on a semaphore of " + permits + " permits: " + checker.summary()
+				+ "; " + churnDone;
+		System.out.println(summary);
+		assertThat(checker.problems(0.995)).as(summary).isEmpty();
+		assertThat(checker.mostInside()).as(summary).isEqualTo(permits);
+	}
+
+	/**
+	 * Two instances x {@link #THREADS_PER_INSTANCE} threads call {@code definition}'s body through the checker for
+	 * {@code runFor} while a {@link ConnectionChurn} kills their connections.
+	 * @return what the churn did, in words
+	 */
+	private static String churnWhileCalling(LockDefinition definition, ExclusionChecker checker, Duration runFor) {
 		AtomicReference<String> churnDone = new AtomicReference<>("churn not started");
 		LockApplications.runTwo(instances("500ms"), (first, second) -> {
-			long deadline = System.nanoTime() + RUN_FOR.toNanos() / 2;
+			long deadline = System.nanoTime() + runFor.toNanos();
 			try (ConnectionChurn churn = ConnectionChurn.start(server)) {
-				Concurrently.run(2 * THREADS_PER_INSTANCE, RUN_FOR.toSeconds() + 60, (thread) -> {
+				// bounded: each call ends within its 3 s acquire timeout plus a few command timeouts
+				Concurrently.run(2 * THREADS_PER_INSTANCE, runFor.toSeconds() + 60, (thread) -> {
 					DistributedLockTemplate template = LockApplications.template((thread % 2 == 0) ? first : second);
 					while (System.nanoTime() - deadline < 0) {
 						checker.call(() -> template.execute(definition, () -> {
@@ -139,11 +138,7 @@ class ConnectionChurnChaosTests {
 				churnDone.set(churn.toString());
 			}
 		});
-		String summary = "Connection churn chaos run on a semaphore of " + permits + " permits: " + checker.summary()
-				+ "; " + churnDone.get();
-		System.out.println(summary);
-		assertThat(checker.problems(0.995)).as(summary).isEmpty();
-		assertThat(checker.mostInside()).as(summary).isEqualTo(permits);
+		return churnDone.get();
 	}
 
 	@Test
