@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.CompletionStage;
 
 import io.github.distributedlock.annotation.DistributedLock;
@@ -127,17 +126,19 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 
 	/**
 	 * Returns the lock names of the checked {@code @DistributedLock} methods that are semaphores
-	 * ({@code permits > 1}), so that their meters carry the type {@code semaphore} from the start.
-	 * @return the names; empty before the check ran
+	 * ({@code permits > 1}), with their permit counts, so that their meters carry the type {@code semaphore} from
+	 * the start.
+	 * @return the names and permit counts (one per name: the startup refuses a name with two); empty before the
+	 * check ran
 	 */
-	public Set<String> getSemaphoreNames() {
-		Set<String> names = new TreeSet<>();
+	public Map<String, Integer> getSemaphorePermits() {
+		Map<String, Integer> permits = new TreeMap<>();
 		for (LockOperation operation : this.operations.values()) {
 			if (operation.permits() > 1) {
-				names.add(operation.name());
+				permits.put(operation.name(), operation.permits());
 			}
 		}
-		return names;
+		return permits;
 	}
 
 	/**

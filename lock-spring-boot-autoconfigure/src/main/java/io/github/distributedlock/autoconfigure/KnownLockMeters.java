@@ -1,6 +1,6 @@
 package io.github.distributedlock.autoconfigure;
 
-import java.util.Set;
+import java.util.Map;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.aop.LockAnnotationValidator;
@@ -37,10 +37,10 @@ final class KnownLockMeters implements ApplicationListener<ContextRefreshedEvent
 		if (event.getApplicationContext() != this.context || checked == null) {
 			return;
 		}
-		Set<String> semaphores = checked.getSemaphoreNames();
+		Map<String, Integer> semaphores = checked.getSemaphorePermits();
 		checked.getLockNames()
 			.forEach((name, types) -> types.forEach((type) -> this.metrics.registerKnown(name, type,
-					(type == LockType.REENTRANT && semaphores.contains(name)) ? 2 : 1)));
+					(type == LockType.REENTRANT) ? semaphores.getOrDefault(name, 1) : 1)));
 	}
 
 }
