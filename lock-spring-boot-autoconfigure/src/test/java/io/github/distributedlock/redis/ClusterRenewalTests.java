@@ -70,10 +70,12 @@ class ClusterRenewalTests {
 		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
 		List<String> command = new ArrayList<>(List.of(java, "-Dfile.encoding=ANSI_X3.4-1968",
 				"-Dsun.jnu.encoding=ANSI_X3.4-1968", "-cp", System.getProperty("java.class.path"),
-				ClusterRenewalMain.class.getName(), cluster.nodes(), "1500", "4000"));
+				ClusterRenewalMain.class.getName(), cluster.nodes(), "3000", "8000"));
 		for (String key : NON_ASCII_KEYS) {
 			command.add(HexFormat.of().formatHex(key.getBytes(StandardCharsets.UTF_8)));
 		}
+		// a 3 s lease held for 8 s: only renewals keep the locks, and a renewal has seconds to come back on a loaded
+		// machine (a 1.5 s lease was once lost there to a renewal that merely came back late, not refused)
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
 		Map<String, String> env = builder.environment();
 		env.put("LC_ALL", "C");
