@@ -116,12 +116,7 @@ public final class DistributedLockAutoConfiguration {
 	@ConditionalOnBean(LockClient.class)
 	DistributedLockTemplate distributedLockTemplate(LockClient lockClient, DistributedLockProperties properties,
 			ObjectProvider<LockClientDecorator> decorators) {
-		LockClient decorated = lockClient;
-		for (LockClientDecorator decorator : decorators.orderedStream().toList()) {
-			decorated = decorator.decorate(decorated);
-		}
-		return new DistributedLockTemplate(decorated, properties.getLease(), properties.getAcquireTimeout(),
-				properties.getOnLost());
+		return LockTemplateFactory.create(lockClient, properties, decorators);
 	}
 
 	/**

@@ -27,7 +27,7 @@ import org.springframework.context.annotation.Configuration;
  * own. The lost and renewal-failure counters of the lock names the annotations use exist at zero from the
  * startup. An {@link ObservationConvention} bean for {@link LockAcquireContext} replaces the default names.
  */
-@AutoConfiguration(after = DistributedLockAutoConfiguration.class, afterName = {
+@AutoConfiguration(after = { DistributedLockAutoConfiguration.class, LocalLockAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
 @ConditionalOnClass(ObservationRegistry.class)

@@ -3,15 +3,20 @@ package io.github.distributedlock.autoconfigure;
 import io.github.distributedlock.autoconfigure.DistributedLockAutoConfiguration.DistributedLockAdvisorConfiguration;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockClientDecorator;
+import io.github.distributedlock.core.LockLostEventPublisher;
+import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.local.LocalLockClient;
 import io.github.distributedlock.local.LocalLockStore;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -19,7 +24,10 @@ import org.springframework.context.annotation.Import;
  * Auto-configuration of locks in this JVM, with {@code distributed-lock.store=local}: a {@link LocalLockClient}
  * on the {@linkplain LocalLockStore#shared() shared store}, the {@link DistributedLockTemplate} and the
  * {@code @DistributedLock} advisor, with neither Redis nor a {@code RedisConnectionFactory} needed. For tests
- * of code that uses locks and for single-instance development: it excludes nothing across JVMs.
+ * of code that uses locks and for single-instance development: it excludes nothing across JVMs. As on Redis,
+ * the client tells every {@link LockObserver} bean what happens to its locks (meters, {@code LockLostEvent}s)
+ * and the template runs on the client as decorated by every {@link LockClientDecorator} bean (the acquire
+ * observation).
  * <p>
  * Runs before {@link DistributedLockAutoConfiguration}, whose Redis client then backs off; every bean backs
  * off when the application defines its own.
@@ -39,17 +47,29 @@ public final class LocalLockAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockClient.class)
-	LocalLockClient distributedLockClient(DistributedLockProperties properties) {
-		return new LocalLockClient(LocalLockStore.shared(), properties.getKeyPrefix());
+	LocalLockClient distributedLockClient(DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
+		LocalLockClient client = new LocalLockClient(LocalLockStore.shared(), properties.getKeyPrefix());
+		client.setLockObserver(LockObserver.of(observers.orderedStream().toList()));
+		return client;
 	}
 
 	// also here, not only in DistributedLockAutoConfiguration: that one is off without Spring Data Redis
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBean(LockClient.class)
-	DistributedLockTemplate distributedLockTemplate(LockClient lockClient, DistributedLockProperties properties) {
-		return new DistributedLockTemplate(lockClient, properties.getLease(), properties.getAcquireTimeout(),
-				properties.getOnLost());
+	DistributedLockTemplate distributedLockTemplate(LockClient lockClient, DistributedLockProperties properties,
+			ObjectProvider<LockClientDecorator> decorators) {
+		return LockTemplateFactory.create(lockClient, properties, decorators);
+	}
+
+	/**
+	 * Publishes a {@code LockLostEvent} when the client learns it lost a lock; also here, as the template is,
+	 * since {@link DistributedLockAutoConfiguration} is off without Spring Data Redis.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	LockLostEventPublisher distributedLockLostEventPublisher(ApplicationEventPublisher publisher) {
+		return new LockLostEventPublisher(publisher);
 	}
 
 }

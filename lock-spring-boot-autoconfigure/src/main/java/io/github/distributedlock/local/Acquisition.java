@@ -17,9 +17,10 @@ import io.github.distributedlock.annotation.LockType;
  * @param leaseMillis the lease in milliseconds
  * @param autoRenew whether the lease lasts until the release
  * @param holdAtLeastNanos the minimum hold in nanoseconds, 0 for none
+ * @param events where the hold's acquisition, release and loss are told
  */
 record Acquisition(String key, String storeKey, LockType type, int permits, String owner, long ownerId,
-		long leaseMillis, boolean autoRenew, long holdAtLeastNanos) {
+		long leaseMillis, boolean autoRenew, long holdAtLeastNanos, LocalHoldEvents events) {
 
 	long leaseNanos() {
 		return TimeUnit.MILLISECONDS.toNanos(this.leaseMillis);

@@ -3,11 +3,11 @@ package io.github.distributedlock.local;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.Consumer;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockLossSignal;
-import io.github.distributedlock.core.LockLostException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,6 +48,15 @@ final class LocalHold {
 	/** When it was acquired, by the wall clock. */
 	final Instant heldSince = Instant.now();
 
+	/** {@link System#nanoTime()} when it was acquired. */
+	final long acquiredAt;
+
+	/** Where its acquisition, release and loss are told. */
+	private final LocalHoldEvents events;
+
+	/** Whether its loss was told (or is being told); guarded by this hold's monitor. */
+	private boolean lossReported;
+
 	/** Whether the hold is still part of its lock's state (held, or kept for its minimum hold). */
 	boolean inState = true;
 
@@ -80,6 +89,8 @@ final class LocalHold {
 		this.autoRenew = acquisition.autoRenew();
 		this.token = token;
 		this.lock = lock;
+		this.acquiredAt = now;
+		this.events = acquisition.events();
 		// in one JVM nothing needs renewing: an auto-renewed hold simply never expires while held
 		this.expires = !this.autoRenew;
 		this.deadline = now + acquisition.leaseNanos();
@@ -128,14 +139,27 @@ final class LocalHold {
 	}
 
 	/**
-	 * Marks the hold lost, and tells its {@code whenLost()} on a pool thread: this runs under the lock's mutex,
-	 * which the loss's listeners must not run under.
+	 * Marks the hold lost, and tells the loss (its {@code whenLost()}, the log, the observer) on a pool thread:
+	 * this runs under the lock's mutex, which the loss's listeners must not run under.
 	 */
 	void markLost(String reason) {
 		if (this.lostReason == null) {
 			this.lostReason = reason;
-			LockLostException loss = new LockLostException(this.key, reason);
-			ForkJoinPool.commonPool().execute(() -> this.lossSignal.signal(loss));
+			ForkJoinPool.commonPool().execute(() -> this.events.lost(this));
+		}
+	}
+
+	/**
+	 * Tells the loss of this hold once: runs {@code report} with the reason the first time it is called after
+	 * {@link #markLost}, never again. A caller that comes while another thread tells it waits until that is done,
+	 * so that a release tells its hold's loss before the release, whichever thread tells the loss.
+	 * @param report what tells the loss, given the reason
+	 */
+	synchronized void reportLossOnce(Consumer<String> report) {
+		String reason = this.lostReason;
+		if (reason != null && !this.lossReported) {
+			this.lossReported = true;
+			report.accept(reason);
 		}
 	}
 

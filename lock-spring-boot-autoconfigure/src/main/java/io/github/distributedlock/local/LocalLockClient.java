@@ -20,6 +20,7 @@ import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockObserver;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,6 +50,8 @@ import org.jspecify.annotations.Nullable;
  * waits, fencing tokens (see {@link LocalLockStore}), and the minimum hold.</li>
  * </ul>
  * Waiters sleep on a condition until a release or the end of a holder's hard lease; there is no polling.
+ * Acquisitions, releases and losses are told to the {@linkplain #setLockObserver lock observer} as the Redis
+ * store tells them, so meters and {@code LockLostEvent}s work in tests on this store too.
  * <p>
  * Thread-safe. {@link #close()} releases what it still holds.
  */
@@ -77,6 +80,8 @@ public final class LocalLockClient implements LockClient {
 	/** Numbers the owners that are not threads. */
 	private final AtomicLong asyncOwners = new AtomicLong();
 
+	private final LocalHoldEvents events = new LocalHoldEvents();
+
 	/**
 	 * Creates a client on a store of its own, which no other client shares.
 	 */
@@ -98,6 +103,18 @@ public final class LocalLockClient implements LockClient {
 	@Override
 	public String getClientId() {
 		return this.clientId;
+	}
+
+	/**
+	 * Sets what is told when an owner of this client starts holding a lock, releases it or learns it lost it, as
+	 * the Redis store tells it (metrics, {@code LockLostEvent}s): see {@link LockObserver} for the threads. Nothing
+	 * is renewed in one JVM, so no renewal or release ever fails here. May be called at any time; holds acquired
+	 * before are told to the new observer from then on.
+	 * @param observer the observer, {@link LockObserver#NONE} for none
+	 * @throws NullPointerException if {@code observer} is {@code null}
+	 */
+	public void setLockObserver(LockObserver observer) {
+		this.events.setObserver(observer);
 	}
 
 	/**
@@ -211,12 +228,13 @@ public final class LocalLockClient implements LockClient {
 		}
 		String ownerId = this.clientId + ":" + ((owner >= 0) ? Long.toString(owner) : "async-" + -owner);
 		Acquisition acquisition = new Acquisition(key, this.keyPrefix + key, type, permits, ownerId, owner,
-				lease.toMillis(), autoRenew, nanos(holdAtLeast));
+				lease.toMillis(), autoRenew, nanos(holdAtLeast), this.events);
 		LocalHold hold = this.store.acquire(acquisition, timeout, interruptible);
 		if (hold == null) {
 			return null;
 		}
 		this.holds.put(id, hold);
+		this.events.acquired(hold);
 		return new LocalLockHandle(this, hold);
 	}
 
@@ -240,8 +258,9 @@ public final class LocalLockClient implements LockClient {
 			hold.lock.release(hold);
 		}
 		finally {
-			if (hold.released) {
-				this.holds.remove(new HoldId(hold.key, hold.type, hold.ownerId), hold);
+			// the remove succeeds once: a second release of a released hold tells nothing
+			if (hold.released && this.holds.remove(new HoldId(hold.key, hold.type, hold.ownerId), hold)) {
+				this.events.released(hold);
 			}
 		}
 	}
