@@ -7,9 +7,6 @@ import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -56,13 +53,6 @@ import org.jspecify.annotations.Nullable;
  * Thread-safe. {@link #close()} releases what it still holds.
  */
 public final class LocalLockClient implements LockClient {
-
-	/** Waits for locks for asynchronous owners, one thread each while it waits. */
-	private static final ExecutorService WAITERS = Executors.newCachedThreadPool((task) -> {
-		Thread thread = new Thread(task, "distributed-lock-local-waiter");
-		thread.setDaemon(true);
-		return thread;
-	});
 
 	/** Longest duration used as is: longer ones are cut to it, so that deadlines cannot overflow. */
 	private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE / 4);
@@ -163,42 +153,10 @@ public final class LocalLockClient implements LockClient {
 	@Override
 	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, int permits,
 			Duration lease, boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		long start = System.nanoTime();
-		LockHandle handle;
-		try {
+		return AsyncWaits.acquire((wait, interruptible) -> {
 			LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
-			handle = acquire(key, type, permits, lease, autoRenew, holdAtLeast, Duration.ZERO, false, owner);
-		}
-		catch (RuntimeException | InterruptedException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		if (handle != null || (timeout != null && timeout.isZero())) {
-			return CompletableFuture.completedFuture(handle);
-		}
-		CompletableFuture<@Nullable LockHandle> acquired = new CompletableFuture<>();
-		Future<?> waiting = WAITERS.submit(() -> {
-			Duration remaining = (timeout != null) ? timeout.minusNanos(System.nanoTime() - start) : null;
-			try {
-				LockHandle waited = acquire(key, type, permits, lease, autoRenew, holdAtLeast,
-						(remaining != null && remaining.isNegative()) ? Duration.ZERO : remaining, true, owner);
-				if (!acquired.complete(waited) && waited != null) {
-					// cancelled meanwhile: nobody gets this hold
-					waited.close();
-				}
-			}
-			catch (InterruptedException ex) {
-				acquired.complete(null);
-			}
-			catch (RuntimeException ex) {
-				acquired.completeExceptionally(ex);
-			}
-		});
-		acquired.whenComplete((done, ex) -> {
-			if (acquired.isCancelled()) {
-				waiting.cancel(true);
-			}
-		});
-		return acquired;
+			return acquire(key, type, permits, lease, autoRenew, holdAtLeast, wait, interruptible, owner);
+		}, timeout);
 	}
 
 	private @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
