@@ -100,12 +100,14 @@ class RedisFailureTests {
 
 	@Test
 	void aHolderProcessKilledWithSigkillFreesTheLockWithinItsLease() throws Exception {
-		long leaseMillis = 1500;
+		// 3 s: a fresh JVM's first renewals on a loaded machine can come late, and a shorter lease then ends
+		// while the holder still runs (what this test checks is the end after a kill)
+		long leaseMillis = 3000;
 		try (HolderProcess holder = new HolderProcess(this.server.port(), this.key, leaseMillis, "REENTRANT")) {
 			StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
 			// its watchdog keeps it alive past the lease while it runs
 			await().during(Duration.ofMillis(leaseMillis + 500))
-				.atMost(Duration.ofSeconds(5))
+				.atMost(Duration.ofSeconds(10))
 				.until(() -> redis.opsForHash().hasKey("lock:" + this.key, holder.owner()));
 			assertThat(this.template.getLock(this.key).tryLock()).isFalse();
 
