@@ -295,8 +295,10 @@ class ReadWriteLockTests {
 
 	@Test
 	void aDeadReadersShareEndsWithItsOwnLeaseWhileOtherReadersRenewTheirs() throws Exception {
-		long leaseMillis = 1000;
-		DistributedLockTemplate reader = newTemplate(Duration.ofMillis(leaseMillis));
+		long leaseMillis = 2000;
+		// the living reader's lease is longer (its renewals must keep its share on a loaded machine too); the
+		// dead reader's share must go with its own, shorter lease, not the key's
+		DistributedLockTemplate reader = newTemplate(Duration.ofMillis(5000));
 		Lock read = reader.getReadWriteLock(this.key).readLock();
 		read.lock();
 		try (HolderProcess dead = new HolderProcess(SharedRedis.server().port(), this.key, leaseMillis, "READ")) {
