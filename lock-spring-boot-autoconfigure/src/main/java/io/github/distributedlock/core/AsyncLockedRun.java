@@ -9,7 +9,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -33,24 +32,24 @@ final class AsyncLockedRun {
 	 * Acquires every lock of {@code definitions} in one fixed order under one acquire deadline as one new owner,
 	 * runs {@code action} with their handles in the {@link LockContext}, and releases them when the stage it
 	 * returns completes (or the returned future is cancelled).
+	 * The loss of a lock whose definition asks so ({@link LockAcquirer#interruptsOnLoss}) fails the returned
+	 * future at once, cancels the stage and releases the locks ({@link LossReaction}).
 	 * @param whenNotAcquired supplies the result when some lock is not acquired in time, or {@code null} to
 	 * fail the stage with a {@link LockAcquisitionException} then
-	 * @param interruptsOnLoss whether the loss of a definition's lock fails the returned future at once, cancels
-	 * the stage and releases the locks ({@link LossReaction})
 	 * @return the stage's outcome, after the release: its value, unless the release found a lock lost
 	 * ({@link LockLostException}); its failure, with release failures added as suppressed
 	 */
-	static <T> CompletableFuture<T> run(LockClient client, Collection<LockDefinition> definitions,
-			AsyncAcquirer acquirer, LockCallback<? extends @Nullable CompletionStage<T>, ?> action,
-			@Nullable Supplier<@Nullable T> whenNotAcquired, Predicate<LockDefinition> interruptsOnLoss) {
+	static <T> CompletableFuture<T> run(Collection<LockDefinition> definitions, LockAcquirer acquirer,
+			LockCallback<? extends @Nullable CompletionStage<T>, ?> action,
+			@Nullable Supplier<@Nullable T> whenNotAcquired) {
 		List<LockHandle> held = new ArrayList<>(definitions.size());
 		List<LockDefinition> ordered = List.of();
 		long start = System.nanoTime();
 		try {
 			ordered = LockedRun.inLockingOrder(definitions);
-			long owner = client.newAsyncOwner();
+			long owner = acquirer.client().newAsyncOwner();
 			for (LockDefinition definition : ordered) {
-				LockHandle handle = acquire(acquirer.acquire(definition, start, owner), definition, start);
+				LockHandle handle = acquire(acquirer.acquireAsync(definition, start, owner), definition, start);
 				if (handle == null) {
 					LockAcquisitionException notAcquired = new LockAcquisitionException(definition.key(),
 							LockedRun.since(start));
@@ -81,7 +80,7 @@ final class AsyncLockedRun {
 			return release(held, null).thenApply((done) -> null);
 		}
 		CompletableFuture<T> result = releasedWhenComplete(stage, held);
-		List<LockHandle> watched = LossReaction.watched(ordered, held, interruptsOnLoss);
+		List<LockHandle> watched = LossReaction.watched(ordered, held, acquirer::interruptsOnLoss);
 		if (!watched.isEmpty()) {
 			LossReaction.failOnLoss(watched, result, stage, () -> release(held, null).exceptionally((ex) -> null));
 		}
@@ -184,14 +183,6 @@ final class AsyncLockedRun {
 			throw error;
 		}
 		return new DistributedLockException("A lock operation failed: " + ex, ex);
-	}
-
-	/** Starts one acquisition within what is left of an acquire timeout that started at {@code start}. */
-	@FunctionalInterface
-	interface AsyncAcquirer {
-
-		CompletableFuture<@Nullable LockHandle> acquire(LockDefinition definition, long start, long owner);
-
 	}
 
 }

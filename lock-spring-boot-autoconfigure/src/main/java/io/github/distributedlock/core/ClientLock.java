@@ -1,6 +1,7 @@
 package io.github.distributedlock.core;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -21,7 +22,15 @@ final class ClientLock implements Lock {
 
 	private final Duration lease;
 
+	/**
+	 * Creates the view.
+	 * @throws IllegalArgumentException if the key is blank
+	 */
 	ClientLock(LockClient client, String key, LockType type, Duration lease) {
+		Objects.requireNonNull(key, "Lock key must not be null");
+		if (key.isBlank()) {
+			throw new IllegalArgumentException("Lock key must not be blank");
+		}
 		this.client = client;
 		this.key = key;
 		this.type = type;

@@ -34,9 +34,7 @@ import org.jspecify.annotations.Nullable;
  */
 public class DistributedLockTemplate {
 
-	private final LockClient client;
-
-	private final LockDefaults defaults;
+	private final LockAcquirer acquirer;
 
 	/**
 	 * Creates a template.
@@ -64,8 +62,8 @@ public class DistributedLockTemplate {
 	 */
 	public DistributedLockTemplate(LockClient client, Duration defaultLease, Duration defaultAcquireTimeout,
 			OnLockLoss defaultOnLost) {
-		this.client = Objects.requireNonNull(client, "client must not be null");
-		this.defaults = new LockDefaults(defaultLease, defaultAcquireTimeout, defaultOnLost);
+		this.acquirer = new LockAcquirer(Objects.requireNonNull(client, "client must not be null"),
+				new LockDefaults(defaultLease, defaultAcquireTimeout, defaultOnLost));
 	}
 
 	/**
@@ -120,7 +118,7 @@ public class DistributedLockTemplate {
 	 */
 	public <T, E extends Throwable> @Nullable T execute(LockDefinition definition, LockCallback<T, E> action)
 			throws E {
-		return LockedRun.run(List.of(definition), this::acquire, action, null, this.defaults::interruptsOnLoss);
+		return LockedRun.run(List.of(definition), this.acquirer, action, null);
 	}
 
 	/**
@@ -134,7 +132,7 @@ public class DistributedLockTemplate {
 	 * @throws DistributedLockException if Redis could not be reached
 	 */
 	public <E extends Throwable> void execute(LockDefinition definition, LockRunnable<E> action) throws E {
-		LockedRun.run(List.of(definition), this::acquire, returningNull(action), null, this.defaults::interruptsOnLoss);
+		LockedRun.run(List.of(definition), this.acquirer, LockedRun.returningNull(action), null);
 	}
 
 	/**
@@ -167,11 +165,10 @@ public class DistributedLockTemplate {
 	 * @throws DistributedLockException if Redis could not be reached
 	 */
 	public <E extends Throwable> boolean tryExecute(LockDefinition definition, LockRunnable<E> action) throws E {
-		Boolean ran = LockedRun.run(List.of(definition), this::acquire, () -> {
+		return Boolean.TRUE.equals(LockedRun.run(List.of(definition), this.acquirer, () -> {
 			action.run();
 			return Boolean.TRUE;
-		}, () -> Boolean.FALSE, this.defaults::interruptsOnLoss);
-		return Boolean.TRUE.equals(ran);
+		}, () -> Boolean.FALSE));
 	}
 
 	/**
@@ -192,7 +189,7 @@ public class DistributedLockTemplate {
 	 */
 	public <T, E extends Throwable> @Nullable T executeAll(Collection<LockDefinition> definitions,
 			LockCallback<T, E> action) throws E {
-		return LockedRun.run(definitions, this::acquire, action, null, this.defaults::interruptsOnLoss);
+		return LockedRun.run(definitions, this.acquirer, action, null);
 	}
 
 	/**
@@ -208,7 +205,7 @@ public class DistributedLockTemplate {
 	 */
 	public <E extends Throwable> void executeAll(Collection<LockDefinition> definitions, LockRunnable<E> action)
 			throws E {
-		LockedRun.run(definitions, this::acquire, returningNull(action), null, this.defaults::interruptsOnLoss);
+		LockedRun.run(definitions, this.acquirer, LockedRun.returningNull(action), null);
 	}
 
 	/**
@@ -226,9 +223,8 @@ public class DistributedLockTemplate {
 	 */
 	public <T, E extends Throwable> @Nullable T tryExecuteAll(Collection<LockDefinition> definitions,
 			LockCallback<T, E> action, Supplier<@Nullable T> whenNotAcquired) throws E {
-		return LockedRun.run(definitions, this::acquire, action,
-				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"),
-				this.defaults::interruptsOnLoss);
+		return LockedRun.run(definitions, this.acquirer, action,
+				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
 	}
 
 	/**
@@ -272,8 +268,7 @@ public class DistributedLockTemplate {
 	 */
 	public <T, E extends Throwable> CompletableFuture<T> executeAllAsync(Collection<LockDefinition> definitions,
 			LockCallback<? extends @Nullable CompletionStage<T>, E> action) throws E {
-		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action, null,
-				this.defaults::interruptsOnLoss);
+		return AsyncLockedRun.run(definitions, this.acquirer, action, null);
 	}
 
 	/**
@@ -291,9 +286,8 @@ public class DistributedLockTemplate {
 	public <T, E extends Throwable> CompletableFuture<T> tryExecuteAllAsync(Collection<LockDefinition> definitions,
 			LockCallback<? extends @Nullable CompletionStage<T>, E> action, Supplier<@Nullable T> whenNotAcquired)
 			throws E {
-		return AsyncLockedRun.run(this.client, definitions, this::acquireAsync, action,
-				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"),
-				this.defaults::interruptsOnLoss);
+		return AsyncLockedRun.run(definitions, this.acquirer, action,
+				Objects.requireNonNull(whenNotAcquired, "whenNotAcquired must not be null"));
 	}
 
 	/**
@@ -313,13 +307,7 @@ public class DistributedLockTemplate {
 	 * @throws DistributedLockException if Redis could not be reached; the lock is not held
 	 */
 	public LockHandle acquire(LockDefinition definition) {
-		Objects.requireNonNull(definition, "definition must not be null");
-		long start = System.nanoTime();
-		LockHandle handle = acquire(definition, start);
-		if (handle == null) {
-			throw new LockAcquisitionException(definition.key(), LockedRun.since(start));
-		}
-		return handle;
+		return this.acquirer.acquire(definition);
 	}
 
 	/**
@@ -332,8 +320,7 @@ public class DistributedLockTemplate {
 	 * @throws DistributedLockException if Redis could not be reached; the lock is not held
 	 */
 	public Optional<LockHandle> tryAcquire(LockDefinition definition) {
-		Objects.requireNonNull(definition, "definition must not be null");
-		return Optional.ofNullable(acquire(definition, System.nanoTime()));
+		return Optional.ofNullable(this.acquirer.tryAcquire(definition));
 	}
 
 	/**
@@ -348,7 +335,7 @@ public class DistributedLockTemplate {
 	 * @throws IllegalArgumentException if the key is blank
 	 */
 	public Lock getLock(String key) {
-		return new ClientLock(this.client, checkKey(key), LockType.REENTRANT, this.defaults.lease());
+		return new ClientLock(this.acquirer.client(), key, LockType.REENTRANT, this.acquirer.defaults().lease());
 	}
 
 	/**
@@ -361,9 +348,7 @@ public class DistributedLockTemplate {
 	 * @throws IllegalArgumentException if the key is blank
 	 */
 	public ReadWriteLock getReadWriteLock(String key) {
-		String checked = checkKey(key);
-		return new ClientReadWriteLock(new ClientLock(this.client, checked, LockType.READ, this.defaults.lease()),
-				new ClientLock(this.client, checked, LockType.WRITE, this.defaults.lease()));
+		return ClientReadWriteLock.of(this.acquirer.client(), key, this.acquirer.defaults().lease());
 	}
 
 	/**
@@ -371,7 +356,7 @@ public class DistributedLockTemplate {
 	 * @return the default {@link OnLockLoss}
 	 */
 	public OnLockLoss getDefaultOnLost() {
-		return this.defaults.onLost();
+		return this.acquirer.defaults().onLost();
 	}
 
 	/**
@@ -379,7 +364,7 @@ public class DistributedLockTemplate {
 	 * @return the lock client
 	 */
 	public LockClient getClient() {
-		return this.client;
+		return this.acquirer.client();
 	}
 
 	/**
@@ -387,7 +372,7 @@ public class DistributedLockTemplate {
 	 * @return the default lease
 	 */
 	public Duration getDefaultLease() {
-		return this.defaults.lease();
+		return this.acquirer.defaults().lease();
 	}
 
 	/**
@@ -395,52 +380,7 @@ public class DistributedLockTemplate {
 	 * @return the default acquire timeout
 	 */
 	public Duration getDefaultAcquireTimeout() {
-		return this.defaults.acquireTimeout();
-	}
-
-	/**
-	 * Acquires one lock with the template's defaults for what the definition leaves out, within what is left
-	 * of an acquire timeout that started at {@code start}.
-	 * @return the handle, or {@code null} if not acquired in time
-	 * @throws LockAcquisitionException if interrupted while waiting (the interrupt flag is set again)
-	 */
-	@Nullable LockHandle acquire(LockDefinition definition, long start) {
-		try {
-			return this.client.acquire(definition.key(), definition.type(), definition.permits(),
-					this.defaults.leaseOf(definition), definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
-					this.defaults.remainingOf(definition, start), true);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new LockAcquisitionException(definition.key(), LockedRun.since(start), ex);
-		}
-	}
-
-	/**
-	 * Starts acquiring one lock for an owner that is not a thread, within what is left of an acquire timeout
-	 * that started at {@code start}.
-	 */
-	private CompletableFuture<@Nullable LockHandle> acquireAsync(LockDefinition definition, long start, long owner) {
-		return this.client.acquireAsync(definition.key(), definition.type(), definition.permits(),
-				this.defaults.leaseOf(definition), definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
-				this.defaults.remainingOf(definition, start), owner);
-	}
-
-	/** The code that returns nothing as a callback that returns {@code null}. */
-	private static <E extends Throwable> LockCallback<@Nullable Object, E> returningNull(LockRunnable<E> action) {
-		Objects.requireNonNull(action, "action must not be null");
-		return () -> {
-			action.run();
-			return null;
-		};
-	}
-
-	private static String checkKey(String key) {
-		Objects.requireNonNull(key, "Lock key must not be null");
-		if (key.isBlank()) {
-			throw new IllegalArgumentException("Lock key must not be blank");
-		}
-		return key;
+		return this.acquirer.defaults().acquireTimeout();
 	}
 
 }

@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -21,27 +20,19 @@ import org.jspecify.annotations.Nullable;
  */
 final class LockedRun {
 
-	/** Acquires one lock within what is left of an acquire timeout that started at {@code start}. */
-	@FunctionalInterface
-	interface Acquirer {
-
-		@Nullable LockHandle acquire(LockDefinition definition, long start);
-
-	}
-
 	private LockedRun() {
 	}
 
 	/**
 	 * Acquires every lock of {@code definitions} in one fixed order under one acquire deadline, runs
 	 * {@code action} with their handles in the {@link LockContext}, and releases them in reverse order.
+	 * The loss of a lock whose definition asks so ({@link LockAcquirer#interruptsOnLoss}) interrupts the calling
+	 * thread, once, while {@code action} runs ({@link LossReaction}).
 	 * @param whenNotAcquired supplies the result when some lock is not acquired in time, or {@code null} to
 	 * throw a {@link LockAcquisitionException} then
-	 * @param interruptsOnLoss whether the loss of a definition's lock interrupts the calling thread, once, while
-	 * {@code action} runs ({@link LossReaction})
 	 */
-	static <T> @Nullable T run(Collection<LockDefinition> definitions, Acquirer acquirer, LockCallback<T, ?> action,
-			@Nullable Supplier<@Nullable T> whenNotAcquired, Predicate<LockDefinition> interruptsOnLoss) {
+	static <T> @Nullable T run(Collection<LockDefinition> definitions, LockAcquirer acquirer,
+			LockCallback<T, ?> action, @Nullable Supplier<@Nullable T> whenNotAcquired) {
 		Objects.requireNonNull(action, "action must not be null");
 		List<LockDefinition> ordered = inLockingOrder(definitions);
 		List<LockHandle> held = new ArrayList<>(ordered.size());
@@ -65,7 +56,7 @@ final class LockedRun {
 			held.add(handle);
 		}
 		T result;
-		LossReaction onLoss = LossReaction.interruptOnLoss(LossReaction.watched(ordered, held, interruptsOnLoss));
+		LossReaction onLoss = LossReaction.interruptOnLoss(LossReaction.watched(ordered, held, acquirer::interruptsOnLoss));
 		LockContext.push(held);
 		try {
 			result = action.doInLock();
@@ -138,6 +129,15 @@ final class LockedRun {
 		// a total order over keys: every caller acquires overlapping key sets in the same sequence
 		ordered.sort(Comparator.comparing(LockDefinition::key));
 		return ordered;
+	}
+
+	/** The code that returns nothing as a callback that returns {@code null}. */
+	static <E extends Throwable> LockCallback<@Nullable Object, E> returningNull(LockRunnable<E> action) {
+		Objects.requireNonNull(action, "action must not be null");
+		return () -> {
+			action.run();
+			return null;
+		};
 	}
 
 	/** Time since a {@link System#nanoTime()}. */

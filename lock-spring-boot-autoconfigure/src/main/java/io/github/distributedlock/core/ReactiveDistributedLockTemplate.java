@@ -51,9 +51,7 @@ public class ReactiveDistributedLockTemplate {
 		}
 	};
 
-	private final LockClient client;
-
-	private final LockDefaults defaults;
+	private final LockAcquirer acquirer;
 
 	/**
 	 * Creates a template.
@@ -80,8 +78,8 @@ public class ReactiveDistributedLockTemplate {
 	 */
 	public ReactiveDistributedLockTemplate(LockClient client, Duration defaultLease, Duration defaultAcquireTimeout,
 			OnLockLoss defaultOnLost) {
-		this.client = Objects.requireNonNull(client, "client must not be null");
-		this.defaults = new LockDefaults(defaultLease, defaultAcquireTimeout, defaultOnLost);
+		this.acquirer = new LockAcquirer(Objects.requireNonNull(client, "client must not be null"),
+				new LockDefaults(defaultLease, defaultAcquireTimeout, defaultOnLost));
 	}
 
 	/**
@@ -185,7 +183,7 @@ public class ReactiveDistributedLockTemplate {
 			long owner = owner(context);
 			return Flux.usingWhen(acquireAll(ordered, owner),
 					(held) -> failOnLoss(action.contextWrite(inLock(owner, held)),
-							LossReaction.watched(ordered, held, this.defaults::interruptsOnLoss)),
+							LossReaction.watched(ordered, held, this.acquirer::interruptsOnLoss)),
 					(held) -> release(held, null), (held, error) -> release(held, error), this::releaseCancelled);
 		})
 			.publishOn(Schedulers.parallel())
@@ -225,7 +223,7 @@ public class ReactiveDistributedLockTemplate {
 	/** The chain's owner, or a new one for a chain that holds no lock of this template yet. */
 	private long owner(reactor.util.context.ContextView context) {
 		Long owner = context.getOrDefault(OWNER, null);
-		return (owner != null) ? owner : this.client.newAsyncOwner();
+		return (owner != null) ? owner : this.acquirer.client().newAsyncOwner();
 	}
 
 	private static Context inLock(long owner, List<LockHandle> held) {
@@ -252,10 +250,7 @@ public class ReactiveDistributedLockTemplate {
 	}
 
 	private Mono<LockHandle> acquire(LockDefinition definition, long start, long owner) {
-		return Mono
-			.fromFuture(() -> this.client.acquireAsync(definition.key(), definition.type(), definition.permits(),
-					this.defaults.leaseOf(definition), definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
-					this.defaults.remainingOf(definition, start), owner), false)
+		return Mono.fromFuture(() -> this.acquirer.acquireAsync(definition, start, owner), false)
 			.switchIfEmpty(Mono.error(() -> new NotAcquired(
 					new LockAcquisitionException(definition.key(), LockedRun.since(start)))));
 	}
