@@ -49,6 +49,9 @@ final class ClientParts {
 
 	final HoldAcquirer acquirer;
 
+	/** Releases at shutdown what holders did not release. */
+	private final ShutdownReleases shutdownReleases;
+
 	/** The waits in Redis, ended first when the client closes. */
 	private final WaitingAcquirer waiting;
 
@@ -76,6 +79,7 @@ final class ClientParts {
 		this.watchdog = new LeaseWatchdog(threadName, commands, this.events, this.threads.timer);
 		this.releaser = new HoldReleaser(this.holds, this.queues, commands, this.shutdownGrace, this.closed,
 				this.events, this.watchdog, this.notifications::disconnects);
+		this.shutdownReleases = new ShutdownReleases(this.holds.values(), commands, this.events);
 		this.watchdog.setOrphanHandler(this.releaser::releaseOrphan);
 		this.events.setBackground(this.watchdog::runInBackground);
 		this.waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
@@ -95,7 +99,7 @@ final class ClientParts {
 		// first the waits, while Redis can still be reached: a release must not grant a lock to a claim of a
 		// client that is gone
 		this.waiting.cancelAll(WAITS_END_MILLIS);
-		this.releaser.releaseAll();
+		this.shutdownReleases.releaseAll();
 		this.watchdog.close();
 		this.notifications.close();
 		this.threads.close();

@@ -1,7 +1,5 @@
 package io.github.distributedlock.redis;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -18,9 +16,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The release side of a {@link RedisLockClient}: counts an owner's or a handle's releases down, and releases
  * the last one in Redis, handing a reentrant lock to the next local waiter in the same round trip, or keeping
- * it taken by nobody until its minimum hold ends; releases holds whose thread ended (orphans) and, at
- * shutdown, what holders did not release in time. Releases run asynchronously; a blocking caller waits for
- * them. Thread-safe.
+ * it taken by nobody until its minimum hold ends; releases holds whose thread ended (orphans). What holders did
+ * not release in time at shutdown is released by {@link ShutdownReleases}. Releases run asynchronously; a
+ * blocking caller waits for them. Thread-safe.
  */
 final class HoldReleaser {
 
@@ -283,44 +281,6 @@ final class HoldReleaser {
 				queue.leave(reserved);
 			}
 			this.queues.leave(hold.redisKey, hold.id.type());
-		}
-	}
-
-	/**
-	 * Releases every hold left at shutdown, each with a warning naming the lock and its holder; their
-	 * holders' releases then throw {@link LockLostException} without a round trip (the connection factory may
-	 * be stopped by then). Called once the client is closed; waits for the releases, each bounded by the
-	 * command timeout.
-	 */
-	void releaseAll() {
-		List<CompletableFuture<?>> releases = new ArrayList<>();
-		for (Hold hold : this.holds.values()) {
-			synchronized (hold) {
-				if (hold.released || hold.lostReason != null) {
-					continue;
-				}
-				hold.markLost("its client was closed (application shutdown) and released it while " + hold.holder()
-						+ " still held it");
-			}
-			logger.warn("Shutdown: releasing lock " + ShutdownGrace.describe(hold)
-					+ " although its holder has not released it; its release will throw LockLostException");
-			this.events.lost(hold);
-			CompletableFuture<ScriptExecutor.Pair> release;
-			try {
-				release = this.commands.release(hold, null);
-			}
-			catch (RuntimeException ex) {
-				release = CompletableFuture.failedFuture(ex);
-			}
-			releases.add(release.whenComplete((done, ex) -> {
-				if (ex != null) {
-					logger.warn("Could not release lock '" + hold.id.key() + "' at shutdown; it ends with its lease",
-							ScriptExecutor.unwrap(ex));
-				}
-			}));
-		}
-		for (CompletableFuture<?> release : releases) {
-			release.handle((done, ex) -> null).join();
 		}
 	}
 

@@ -2,27 +2,16 @@ package io.github.distributedlock.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.util.ClassUtils;
-import org.springframework.util.backoff.FixedBackOff;
 
 /**
  * Wakes local waiters when a lock is released anywhere. One Redis subscription per client serves every waiter
@@ -37,15 +26,8 @@ import org.springframework.util.backoff.FixedBackOff;
  * <p>
  * A waiter registers before it tries the lock, so a release between a failed try and the wait is not
  * missed. A lost message (a broken subscription) only delays a waiter until the holder's lease ends,
- * when it retries anyway. So Redis being down when the client starts does not fail the start, and the first
- * subscription is made on the client's scheduler, not on the thread that creates the client. The subscription
- * is checked every second on the scheduler and when a waiter registers, and made again when it is down; this is
- * the only recovery, the container's own is off (its retries run recursively on the caller's thread). Failed
- * attempts back off (1 s, doubling, at most {@link #MAX_RETRY_NANOS}); the first failure of a series is one WARN
- * with the root cause's own words ({@code WRONGPASS ...}, {@code PKIX path building failed ...}), the next are
- * counted at DEBUG, and the subscription that ends the series says at INFO how many attempts failed. A waiter that
- * registers brings the next attempt forward, to a second after the last one.
- * Thread-safe.
+ * when it retries anyway; {@link ReleaseSubscription} keeps the subscription up, and a reconnect wakes every
+ * waiter. Thread-safe.
  */
 final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
@@ -54,44 +36,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ReleaseNotifications.class);
 
-	private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-
-	/** The longest pause between failed subscription attempts. */
-	static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(16);
-
-	private final RedisMessageListenerContainer container;
-
-	private final String channel;
-
 	private final String grantChannel;
 
-	private final ReentrantLock subscribing = new ReentrantLock();
-
-	/** Runs the subscription attempts: never the caller's thread, which may be Lettuce's I/O thread. */
-	private final ScheduledExecutorService scheduler;
-
-	private final String keyPrefix;
-
-	private final RedisConnectionFactory connectionFactory;
-
-	private volatile long nextAttempt;
-
-	/** Whether a subscription was attempted before; changed under {@link #subscribing}. */
-	private boolean attempted;
-
-	/** When the last attempt started ({@link System#nanoTime()}). */
-	private volatile long lastAttempt;
-
-	/** Failed attempts since the subscription was last made; changed under {@link #subscribing}. */
-	private int failures;
-
-	private volatile boolean closed;
-
-	/** Counts the connections of the Lettuce client that broke (see {@link #disconnects()}). */
-	private final AtomicLong disconnects = new AtomicLong();
-
-	/** Wakes every waiter when a Lettuce connection is made again, or {@code null}; disposed of on close. */
-	private final @Nullable AutoCloseable reconnects;
+	private final ReleaseSubscription subscription;
 
 	/**
 	 * Starts subscribing on the scheduler: an unreachable Redis is logged, not thrown.
@@ -103,50 +50,19 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	 */
 	ReleaseNotifications(RedisConnectionFactory connectionFactory, String keyPrefix, String channel, String clientId,
 			ScheduledExecutorService scheduler) {
-		this.keyPrefix = keyPrefix;
-		this.connectionFactory = connectionFactory;
-		this.channel = channel;
 		this.grantChannel = channel + ":" + clientId;
-		this.container = new RedisMessageListenerContainer();
-		this.container.setConnectionFactory(connectionFactory);
-		// the listener only releases semaphores: run it on the connection's thread, no thread per message
-		this.container.setTaskExecutor(Runnable::run);
-		// not the scheduler: with a blocking client (Jedis) the subscription holds its thread for as long as it
-		// listens, and the watchdog's renewals must not wait behind it
-		SimpleAsyncTaskExecutor subscriptionThreads = new SimpleAsyncTaskExecutor("distributed-lock-subscription-");
-		subscriptionThreads.setDaemon(true);
-		this.container.setSubscriptionExecutor(subscriptionThreads);
-		this.container.setRecoveryBackoff(new FixedBackOff(0, 0));
-		this.container.addMessageListener(this, List.of(new ChannelTopic(channel), new ChannelTopic(this.grantChannel)));
-		this.container.afterPropertiesSet();
-		this.scheduler = scheduler;
-		this.nextAttempt = System.nanoTime();
-		this.reconnects = listenForReconnects(connectionFactory);
-		this.lastAttempt = this.nextAttempt - RETRY_NANOS;
-		// not on the caller's thread: an application's startup must not wait for a connect attempt
-		scheduler.execute(this::subscribe);
-		scheduler.scheduleWithFixedDelay(this::subscribe, 1, 1, TimeUnit.SECONDS);
+		// what was published during a reconnect (a grant, a release) is lost: a try at once finds it
+		this.subscription = new ReleaseSubscription(connectionFactory, keyPrefix, channel, this.grantChannel, this,
+				this::wakeAll, scheduler);
 	}
 
 	/**
-	 * Wakes every waiter after a reconnect: what was published meanwhile (a grant, a release) is lost, and a try
-	 * at once finds it. Only on Lettuce, whose event bus tells of reconnects.
-	 */
-	private @Nullable AutoCloseable listenForReconnects(RedisConnectionFactory connectionFactory) {
-		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
-			return null;
-		}
-		return LettuceReconnects.listen(connectionFactory, this::wakeAll, this.disconnects::incrementAndGet);
-	}
-
-	/**
-	 * Counts the connections of the client's Lettuce client that broke so far: a command whose round trip spans
-	 * a change of this number may have been sent twice (Lettuce re-sends what a broken connection did not answer).
-	 * Always 0 with Jedis, which sends nothing twice.
+	 * Counts the connections of the client's Lettuce client that broke so far (see
+	 * {@link ReleaseSubscription#disconnects()}).
 	 * @return the number of broken connections
 	 */
 	long disconnects() {
-		return this.disconnects.get();
+		return this.subscription.disconnects();
 	}
 
 	/** Wakes every local waiter of every key. */
@@ -163,101 +79,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	 * @return {@code true} while release notifications arrive
 	 */
 	boolean isListening() {
-		return this.container.isListening();
-	}
-
-	/** Makes the subscription unless it is made, or the pause after the last failed attempt is not over. */
-	private void subscribe() {
-		subscribe(false);
-	}
-
-	/**
-	 * Makes the subscription if it is not made, no other thread is making it, and the pause after the last failed
-	 * attempt is over; or, for a waiter ({@code waiting}), a second has passed since the last attempt: a waiter
-	 * would be woken sooner, and the log stays quiet either way.
-	 */
-	private void subscribe(boolean waiting) {
-		long now = System.nanoTime();
-		long notBefore = waiting ? this.lastAttempt + RETRY_NANOS : this.nextAttempt;
-		if (this.closed || this.container.isListening() || now - notBefore < 0 || !this.subscribing.tryLock()) {
-			return;
-		}
-		try {
-			if (!this.closed && !this.container.isListening()) {
-				this.lastAttempt = System.nanoTime();
-				// a failed or lost subscription leaves the container 'started': reset it first
-				this.container.stop();
-				checkConnection();
-				this.container.start();
-				subscribed();
-			}
-		}
-		catch (RuntimeException ex) {
-			this.container.stop();
-			failed(ex);
-		}
-		finally {
-			this.subscribing.unlock();
-		}
-	}
-
-	/**
-	 * Fails when no connection can be had, or the user may not use the release channel, before the container
-	 * tries: the container logs each failed attempt as an ERROR with a stack trace, and this class's own WARN
-	 * (once per series) is enough; and with Jedis, a subscription that Redis refused can leave its reply on a
-	 * pooled connection, where a lock script would read it. A user that may not PING still has a connection; one
-	 * that may not PUBLISH on the channel may not SUBSCRIBE to it either (the same channel patterns). The channel is
-	 * checked from the second attempt on (a lost or refused subscription, such as after the user's channels were
-	 * taken away), so that a client's first subscription publishes nothing; the empty message wakes nobody.
-	 */
-	private void checkConnection() {
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			try {
-				connection.ping();
-			}
-			catch (RuntimeException ex) {
-				if (!RedisFailures.isPermissionDenied(ex)) {
-					throw ex;
-				}
-			}
-			if (this.attempted) {
-				connection.publish(this.channel.getBytes(StandardCharsets.UTF_8), new byte[0]);
-			}
-		}
-		finally {
-			this.attempted = true;
-		}
-	}
-
-	private void subscribed() {
-		if (this.failures > 0 && logger.isInfoEnabled()) {
-			logger.info("Subscribed to lock release notifications on channel '" + this.channel + "' after "
-					+ this.failures + ((this.failures == 1) ? " failed attempt" : " failed attempts"));
-		}
-		this.failures = 0;
-		this.nextAttempt = System.nanoTime();
-	}
-
-	private void failed(RuntimeException ex) {
-		this.failures++;
-		long pause = RETRY_NANOS << Math.min(this.failures - 1, 20);
-		this.nextAttempt = System.nanoTime() + Math.min(pause, MAX_RETRY_NANOS);
-		if (this.closed) {
-			return;
-		}
-		if (this.failures == 1) {
-			String hint = RedisFailures.isPermissionDenied(ex)
-					? "; the Redis user lacks a permission the locks need, give it the ACL rule '"
-							+ RedisPermissions.aclRule(this.keyPrefix) + "'"
-					: "";
-			logger.warn("Cannot subscribe to lock release notifications on channel '" + this.channel + "' ("
-					+ RedisFailures.describe(ex) + ")" + hint + "; waiters retry on their own meanwhile. Retrying "
-					+ "quietly with backoff (at most every " + TimeUnit.NANOSECONDS.toSeconds(MAX_RETRY_NANOS) + " s)");
-		}
-		else if (logger.isDebugEnabled()) {
-			logger.debug("Still cannot subscribe to lock release notifications on channel '" + this.channel + "' ("
-					+ this.failures + " failed attempts): " + RedisFailures.describe(ex));
-		}
+		return this.subscription.isListening();
 	}
 
 	/**
@@ -267,15 +89,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	 * @return the waiter, to be {@linkplain #unregister(ReleaseWaiter) unregistered} in a {@code finally}
 	 */
 	ReleaseWaiter register(String redisKey, long waitId) {
-		if (!this.closed && !this.container.isListening()) {
-			// on the subscription's thread: a connect attempt may block for a while
-			try {
-				this.scheduler.execute(() -> subscribe(true));
-			}
-			catch (RejectedExecutionException ex) {
-				// closed meanwhile
-			}
-		}
+		this.subscription.waiterRegistered();
 		ReleaseWaiter waiter = new ReleaseWaiter(redisKey, waitId);
 		this.waitersByKey.compute(redisKey, (key, waiters) -> {
 			if (waiters == null) {
@@ -365,23 +179,10 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		return this.waitersByKey.size();
 	}
 
+	/** Stops the subscription. */
 	@Override
 	public void close() {
-		this.closed = true;
-		if (this.reconnects != null) {
-			try {
-				this.reconnects.close();
-			}
-			catch (Exception ex) {
-				// nothing to do
-			}
-		}
-		try {
-			this.container.destroy();
-		}
-		catch (Exception ex) {
-			// closing a broken subscription is not worth failing the shutdown for
-		}
+		this.subscription.close();
 	}
 
 }
