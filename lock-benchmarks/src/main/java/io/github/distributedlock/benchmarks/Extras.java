@@ -9,7 +9,7 @@ import java.util.Properties;
 
 /**
  * Numbers JMH does not report (invariant violations, fairness, the writer's longest wait), written by the
- * forked benchmark JVM to a properties file per benchmark and peer, read back by {@link BenchmarkRunner}.
+ * forked benchmark JVM to a properties file per benchmark and peer, read back by the runner ({@link JmhResults}).
  */
 final class Extras {
 

@@ -16,7 +16,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.infra.ThreadParams;
 import org.openjdk.jmh.runner.IterationType;
 
 /**
@@ -134,19 +133,11 @@ public class LockBenchmarks {
 	 * application instances, four threads each.
 	 */
 	@State(Scope.Benchmark)
-	public static class TwoInstances {
+	public static class TwoInstances extends TwoInstanceCounts {
 
 		final Lock[] locks = new Lock[2];
 
 		final LockPeer[] clients = new LockPeer[2];
-
-		final AtomicLong[] acquisitions = { new AtomicLong(), new AtomicLong() };
-
-		final AtomicInteger inside = new AtomicInteger();
-
-		final AtomicLong violations = new AtomicLong();
-
-		volatile boolean measuring;
 
 		@Setup(Level.Trial)
 		public void setUp(Instance instance) {
@@ -156,34 +147,12 @@ public class LockBenchmarks {
 			}
 		}
 
-		@Setup(Level.Iteration)
-		public void iteration(IterationParams params) {
-			this.measuring = params.getType() == IterationType.MEASUREMENT;
-		}
-
 		@TearDown(Level.Trial)
 		public void tearDown(Instance instance, BenchmarkParams params) {
-			Extras.put(name(params), instance.peer, "slowestInstance",
-					Math.min(this.acquisitions[0].get(), this.acquisitions[1].get()));
-			Extras.put(name(params), instance.peer, "fastestInstance",
-					Math.max(this.acquisitions[0].get(), this.acquisitions[1].get()));
-			Extras.put(name(params), instance.peer, "violationsAcrossInstances", this.violations.get());
+			putCounts(name(params), instance.peer, "violationsAcrossInstances");
 			for (LockPeer client : this.clients) {
 				client.close();
 			}
-		}
-
-	}
-
-	/** The instance (0 or 1) of a W3m thread. */
-	@State(Scope.Thread)
-	public static class InstanceOfThread {
-
-		int index;
-
-		@Setup(Level.Trial)
-		public void setUp(ThreadParams thread) {
-			this.index = thread.getThreadIndex() % 2;
 		}
 
 	}

@@ -120,8 +120,7 @@ public class LockLossBenchmarks {
 
 		@Setup(Level.Trial)
 		public void setUp() {
-			this.factory = LockPeer.connectionFactory(System.getProperty("bench.redis.host", "127.0.0.1"),
-					Integer.getInteger("bench.redis.port", 6379));
+			this.factory = LockPeer.connectionFactory(RedisAdmin.host(), RedisAdmin.port());
 			this.client = new RedisLockClient(this.factory, "lock:");
 			this.handle = new DistributedLockTemplate(this.client, Duration.ofSeconds(30), Duration.ofSeconds(30))
 				.acquire(LockDefinition.of("bench:loss"));

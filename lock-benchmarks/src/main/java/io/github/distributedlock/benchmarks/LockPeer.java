@@ -42,8 +42,8 @@ interface LockPeer extends AutoCloseable {
 	void close();
 
 	static LockPeer create(String name) {
-		String host = System.getProperty("bench.redis.host", "127.0.0.1");
-		int port = Integer.getInteger("bench.redis.port", 6379);
+		String host = RedisAdmin.host();
+		int port = RedisAdmin.port();
 		return switch (name) {
 			case "ours" -> new Ours(host, port);
 			case "redisson" -> new RedissonPeer(host, port);

@@ -16,9 +16,6 @@ import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
@@ -59,18 +56,15 @@ public final class ManyReadersBenchmark {
 	public static void main(String[] args) throws Exception {
 		int[] counts = (args.length > 0) ? Arrays.stream(args).mapToInt(Integer::parseInt).toArray()
 				: new int[] { 10, 100, 1000, 5000 };
-		String host = System.getProperty("bench.redis.host", "127.0.0.1");
-		int port = Integer.getInteger("bench.redis.port", 6379);
-		RedisClient redis = RedisClient.create(RedisURI.create(host, port));
 		StringBuilder md = new StringBuilder(header());
-		try (StatefulRedisConnection<String, String> connection = redis.connect()) {
-			RedisCommands<String, String> admin = connection.sync();
+		try (RedisAdmin redis = RedisAdmin.connect()) {
+			RedisCommands<String, String> admin = redis.sync();
 			admin.configSet("slowlog-log-slower-than", "0");
 			admin.configSet("slowlog-max-len", "1000000");
 			ManyReadersBenchmark benchmark = new ManyReadersBenchmark(admin);
 			try {
 				for (int i = 0; i < CLIENTS + 1; i++) {
-					benchmark.clients.add(new LockPeer.Ours(host, port));
+					benchmark.clients.add(new LockPeer.Ours(RedisAdmin.host(), RedisAdmin.port()));
 				}
 				for (int n : counts) {
 					String row = benchmark.run(n);
@@ -82,9 +76,6 @@ public final class ManyReadersBenchmark {
 				benchmark.clients.forEach(LockPeer.Ours::close);
 				admin.configSet("slowlog-log-slower-than", "10000");
 			}
-		}
-		finally {
-			redis.shutdown();
 		}
 		System.out.println(md);
 		String report = System.getProperty("bench.readers.report");

@@ -17,9 +17,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
 import io.github.distributedlock.redis.RedisLockClient;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.reactive.RedisReactiveCommands;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.redisson.Redisson;
@@ -66,15 +63,14 @@ public final class ReactiveWaitBenchmark {
 	public static void main(String[] args) throws Exception {
 		int n = (args.length > 0) ? Integer.parseInt(args[0]) : 1000;
 		int rounds = Integer.getInteger("bench.reactive.rounds", 5);
-		String host = System.getProperty("bench.redis.host", "127.0.0.1");
-		int port = Integer.getInteger("bench.redis.port", 6379);
-		RedisClient redis = RedisClient.create(RedisURI.create(host, port));
+		String host = RedisAdmin.host();
+		int port = RedisAdmin.port();
 		LettuceConnectionFactory factory = LockPeer.connectionFactory(host, port);
 		RedisLockClient client = new RedisLockClient(factory, "lock:");
 		RedissonClient redisson = Redisson.create(LockPeer.RedissonPeer.config(host, port));
-		try (StatefulRedisConnection<String, String> connection = redis.connect()) {
-			RedisCommands<String, String> admin = connection.sync();
-			RedisReactiveCommands<String, String> counters = connection.reactive();
+		try (RedisAdmin redis = RedisAdmin.connect()) {
+			RedisCommands<String, String> admin = redis.sync();
+			RedisReactiveCommands<String, String> counters = redis.reactive();
 			Map<String, Peer> peers = new LinkedHashMap<>();
 			peers.put("ours", ours(new ReactiveDistributedLockTemplate(client, Duration.ofSeconds(30), Duration.ofMinutes(2))));
 			peers.put("redisson", redisson(redisson.reactive().getLock("redisson:" + KEY)));
@@ -110,7 +106,6 @@ public final class ReactiveWaitBenchmark {
 			client.close();
 			factory.destroy();
 			redisson.shutdown();
-			redis.shutdown();
 		}
 	}
 

@@ -2,7 +2,6 @@ package io.github.distributedlock.benchmarks;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -14,9 +13,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.infra.ThreadParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * S1 to S3 (issue 20): acquire+release pairs of a semaphore of {@value #PERMITS} permits on one key. S1: one
@@ -38,22 +34,14 @@ public class SemaphoreBenchmarks {
 
 	/** Two clients of the peer, each with the semaphore, and what the critical section saw. */
 	@State(Scope.Benchmark)
-	public static class TwoInstances {
+	public static class TwoInstances extends TwoInstanceCounts {
 
 		@Param({ "ours" })
 		public String peer;
 
 		final SemaphorePeer[] clients = new SemaphorePeer[2];
 
-		final AtomicLong[] acquisitions = { new AtomicLong(), new AtomicLong() };
-
-		final AtomicInteger inside = new AtomicInteger();
-
 		final AtomicInteger mostInside = new AtomicInteger();
-
-		final AtomicLong violations = new AtomicLong();
-
-		volatile boolean measuring;
 
 		@Setup(Level.Trial)
 		public void setUp() {
@@ -62,17 +50,10 @@ public class SemaphoreBenchmarks {
 			}
 		}
 
-		@Setup(Level.Iteration)
-		public void iteration(IterationParams params) {
-			this.measuring = params.getType() == IterationType.MEASUREMENT;
-		}
-
 		@TearDown(Level.Trial)
 		public void tearDown(BenchmarkParams params) {
 			String name = LockBenchmarks.name(params);
-			Extras.put(name, this.peer, "slowestInstance", Math.min(this.acquisitions[0].get(), this.acquisitions[1].get()));
-			Extras.put(name, this.peer, "fastestInstance", Math.max(this.acquisitions[0].get(), this.acquisitions[1].get()));
-			Extras.put(name, this.peer, "violations", this.violations.get());
+			putCounts(name, this.peer, "violations");
 			Extras.put(name, this.peer, "mostInside", this.mostInside.get());
 			for (SemaphorePeer client : this.clients) {
 				client.close();
@@ -92,19 +73,6 @@ public class SemaphoreBenchmarks {
 			if (this.measuring) {
 				this.acquisitions[instance].incrementAndGet();
 			}
-		}
-
-	}
-
-	/** The instance (0 or 1) of an S2 thread: threads alternate, so each instance has 8. */
-	@State(Scope.Thread)
-	public static class InstanceOfThread {
-
-		int index;
-
-		@Setup(Level.Trial)
-		public void setUp(ThreadParams thread) {
-			this.index = thread.getThreadIndex() % 2;
 		}
 
 	}

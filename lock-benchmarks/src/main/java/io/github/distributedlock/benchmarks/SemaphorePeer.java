@@ -46,8 +46,8 @@ interface SemaphorePeer extends AutoCloseable {
 	 * @return the peer; close it when done
 	 */
 	static SemaphorePeer create(String name, String key, int permits) {
-		String host = System.getProperty("bench.redis.host", "127.0.0.1");
-		int port = Integer.getInteger("bench.redis.port", 6379);
+		String host = RedisAdmin.host();
+		int port = RedisAdmin.port();
 		return switch (name) {
 			case "ours" -> new Ours(new LockPeer.Ours(host, port), key, permits);
 			case "redisson" -> new RedissonPeer(new LockPeer.RedissonPeer(host, port), key, permits);

@@ -1,7 +1,14 @@
 package io.github.distributedlock.benchmarks;
 
+import java.time.LocalDate;
 import java.util.Locale;
 import java.util.Map;
+
+import static io.github.distributedlock.benchmarks.Markdown.count;
+import static io.github.distributedlock.benchmarks.Markdown.fmt;
+import static io.github.distributedlock.benchmarks.Markdown.met;
+import static io.github.distributedlock.benchmarks.Markdown.ratio;
+import static io.github.distributedlock.benchmarks.Markdown.row;
 
 /**
  * The Markdown report of {@link SemaphoreRunner}: S1 to S3 per peer with the ratios to Redisson, the requests
@@ -9,7 +16,7 @@ import java.util.Map;
  */
 final class SemaphoreReport {
 
-	private final SemaphoreRunner run;
+	private final JmhResults run;
 
 	private final Map<String, long[]> uncontended;
 
@@ -20,7 +27,7 @@ final class SemaphoreReport {
 	 * @param uncontended per peer: requests, commands inside scripts, script µs, pairs (one client, one thread)
 	 * @param contended per peer: the same in S2's setup
 	 */
-	SemaphoreReport(SemaphoreRunner run, Map<String, long[]> uncontended, Map<String, long[]> contended) {
+	SemaphoreReport(JmhResults run, Map<String, long[]> uncontended, Map<String, long[]> contended) {
 		this.run = run;
 		this.uncontended = uncontended;
 		this.contended = contended;
@@ -31,7 +38,7 @@ final class SemaphoreReport {
 		String s2 = SemaphoreRunner.S2;
 		StringBuilder md = new StringBuilder();
 		md.append("## Semaphores (issue 20): ").append(SemaphoreBenchmarks.PERMITS).append(" permits, one key\n\n");
-		md.append("Produced by `lock-benchmarks/run.sh semaphore` on ").append(SemaphoreRunner.date())
+		md.append("Produced by `lock-benchmarks/run.sh semaphore` on ").append(LocalDate.now()).append(", ").append(Markdown.machine())
 			.append(", one loopback `redis-server`. JMH, ").append(SemaphoreRunner.ROUNDS)
 			.append(" rounds (the peers in alternating order) of 1 fork per peer and mode, 3 x 1 s warm-up, 3 x 2 s ")
 			.append("measurement; throughputs are the median of all measurement iterations, latencies the median of ")
@@ -53,7 +60,7 @@ final class SemaphoreReport {
 						ratio(this.run.ops(benchmark, peer), this.run.ops(benchmark, "redisson")),
 						fmt(this.run.percentile(benchmark, peer, 50)), fmt(this.run.percentile(benchmark, peer, 99)),
 						ratio(this.run.percentile(benchmark, peer, 99), this.run.percentile(benchmark, "redisson", 99)),
-						fairness(benchmark, peer), extra(benchmark, peer, "mostInside"),
+						this.run.fairness(benchmark, peer), extra(benchmark, peer, "mostInside"),
 						extra(benchmark, peer, "violations")));
 			}
 		}
@@ -99,37 +106,12 @@ final class SemaphoreReport {
 		return md.toString();
 	}
 
-	private String fairness(String benchmark, String peer) {
-		Long slowest = this.run.extra(benchmark, peer, "slowestInstance");
-		Long fastest = this.run.extra(benchmark, peer, "fastestInstance");
-		return (slowest == null || fastest == null || fastest == 0) ? "-"
-				: String.format(Locale.ROOT, "%.2f", (double) slowest / fastest);
-	}
-
 	private String extra(String benchmark, String peer, String name) {
-		Long value = this.run.extra(benchmark, peer, name);
-		return (value != null) ? Long.toString(value) : "-";
+		return count(this.run.extra(benchmark, peer, name));
 	}
 
 	private static String perPair(long[] counts, int index) {
 		return (counts == null || counts[3] == 0) ? "-" : fmt((double) counts[index] / counts[3]);
-	}
-
-	private static String met(boolean met) {
-		return met ? "yes" : "**no**";
-	}
-
-	private static String row(String... cells) {
-		return "| " + String.join(" | ", cells) + " |\n";
-	}
-
-	private static String fmt(double value) {
-		return SemaphoreRunner.fmt(value);
-	}
-
-	private static String ratio(double value, double base) {
-		return (Double.isNaN(value) || Double.isNaN(base) || base == 0) ? "-"
-				: String.format(Locale.ROOT, "%.2f", value / base);
 	}
 
 }

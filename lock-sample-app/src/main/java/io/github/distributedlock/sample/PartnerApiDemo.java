@@ -5,8 +5,6 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import org.springframework.context.ConfigurableApplicationContext;
-
 /**
  * The demo's partner API: {@value Demo#INSTANCES} instances x {@value Demo#THREADS} threads call one partner
  * {@value #CALLS_PER_THREAD} times each, through {@link PartnerGateway#quote} (a semaphore of
@@ -30,12 +28,12 @@ final class PartnerApiDemo {
 	private PartnerApiDemo() {
 	}
 
-	static Result run(List<ConfigurableApplicationContext> instances, List<Demo.Row> rows) throws Exception {
+	static Result run(DemoInstances instances, List<Demo.Row> rows) throws Exception {
 		int[] most = new int[2];
 		for (boolean limited : new boolean[] { true, false }) {
 			SimulatedPartner partner = new SimulatedPartner("partner-" + UUID.randomUUID());
 			AtomicInteger answered = new AtomicInteger();
-			long millis = Demo.timed(() -> Demo.onEveryThread(instances, (instance) -> {
+			long millis = Demo.timed(() -> instances.onEveryThread((instance) -> {
 				PartnerGateway gateway = instance.getBean(PartnerGateway.class);
 				for (int i = 0; i < CALLS_PER_THREAD; i++) {
 					String product = "product-" + i;
