@@ -94,8 +94,8 @@ public interface LockHandle extends AutoCloseable {
 
 	/**
 	 * Returns a stage that completes when this client learns that the lock was lost (the watchdog found it gone,
-	 * renewals failed for longer than the lease, its lease ran out while a renewal went unanswered, or the client
-	 * was closed under it), with the {@link LockLostException} its release would throw as its value; at once if
+	 * renewals failed for longer than the lease, its lease ran out while a renewal went unanswered, a hard lease
+	 * ended before the release, or the client was closed under it), with the {@link LockLostException} its release would throw as its value; at once if
 	 * it is known lost already. It never completes after a normal release, nor for a lock never lost. Its
 	 * dependent actions run on a background thread of the client (for the Redis store the watchdog's), so they
 	 * should be quick; no round trip.

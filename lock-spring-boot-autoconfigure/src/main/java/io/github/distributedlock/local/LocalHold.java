@@ -3,6 +3,7 @@ package io.github.distributedlock.local;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ScheduledFuture;
 import java.util.function.Consumer;
 
 import io.github.distributedlock.annotation.LockType;
@@ -73,6 +74,9 @@ final class LocalHold {
 	boolean keep;
 
 	volatile boolean released;
+
+	/** Cancels the check at the end of its hard lease ({@link LeaseEnds}), or {@code null}; guarded by the mutex. */
+	@Nullable ScheduledFuture<?> leaseEnd;
 
 	volatile @Nullable String lostReason;
 

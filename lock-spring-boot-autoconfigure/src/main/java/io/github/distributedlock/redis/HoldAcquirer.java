@@ -187,7 +187,8 @@ final class HoldAcquirer {
 	}
 
 	/**
-	 * Records a new hold, tells of it, and has the watchdog renew it if it auto-renews.
+	 * Records a new hold, tells of it, and has the watchdog renew it if it auto-renews, or watch the end of its
+	 * hard lease.
 	 * @param sentAt the {@link System#nanoTime()} its lease counts from
 	 */
 	Hold onAcquired(HoldId id, String redisKey, String owner, @Nullable Thread thread, long leaseMillis,
@@ -195,9 +196,8 @@ final class HoldAcquirer {
 		Hold hold = new Hold(id, redisKey, owner, thread, leaseMillis, autoRenew, sentAt, token, permits);
 		this.holds.put(id, hold);
 		this.events.acquired(hold);
-		if (autoRenew) {
-			this.watchdog.schedule(hold);
-		}
+		// renewed if it auto-renews, else told lost if its hard lease ends before its release
+		this.watchdog.schedule(hold);
 		return hold;
 	}
 

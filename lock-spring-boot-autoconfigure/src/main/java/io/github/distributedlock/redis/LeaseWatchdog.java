@@ -30,7 +30,11 @@ import org.apache.commons.logging.LogFactory;
  * of other holds, and the holds that come due meanwhile gather in the next batch. A hold whose owner thread
  * ended without releasing it ({@link Hold#isOrphaned()}) is not renewed but handed to the orphan handler.
  * A hold due a little later (up to a quarter of its renewal period) joins the batch of a sweep, so that locks
- * taken a few milliseconds apart come to be renewed together. Thread-safe.
+ * taken a few milliseconds apart come to be renewed together.
+ * <p>
+ * A hold with a hard lease (no auto-renew) waits in the same schedule until its lease ends: if it was not
+ * released by then (nor re-entered, which extends the lease), it is lost, and the loss is told at once (its
+ * handles' {@code whenLost()}, {@code onLost}, the observer) instead of at the holder's next look. Thread-safe.
  */
 final class LeaseWatchdog implements AutoCloseable {
 
@@ -44,10 +48,14 @@ final class LeaseWatchdog implements AutoCloseable {
 		return (due != 0) ? due : Long.compare(a.seq, b.seq);
 	};
 
-	/** The held auto-renew holds that are not being renewed, the first due first. */
+	/**
+	 * The held auto-renew holds that are not being renewed, and the held hard-lease holds, the first due first.
+	 */
 	private final ConcurrentSkipListSet<Hold> schedule = new ConcurrentSkipListSet<>(BY_DUE_TIME);
 
 	private final LeaseRenewer renewer;
+
+	private final HoldEvents events;
 
 	private final ScheduledExecutorService timer;
 
@@ -76,6 +84,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	 */
 	LeaseWatchdog(String threadName, LockCommands commands, HoldEvents events, ScheduledExecutorService timer) {
 		this.renewer = new LeaseRenewer(commands, events, new UnansweredRenewals(timer, events));
+		this.events = events;
 		this.timer = timer;
 		this.renewals = new ThreadPoolExecutor(MAX_BATCHES_IN_FLIGHT, MAX_BATCHES_IN_FLIGHT, 10, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), daemonThreads(threadName + "-renewal"));
@@ -99,11 +108,12 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Schedules a new (or renewed) auto-renew hold for its next renewal, at {@link Hold#nextRenewal}.
+	 * Schedules a new (or renewed) auto-renew hold for its next renewal, at {@link Hold#nextRenewal}, or a
+	 * hard-lease hold for the end of its lease, at {@link Hold#confirmedUntil}.
 	 * @param hold the hold, not in the schedule now
 	 */
 	void schedule(Hold hold) {
-		hold.scheduledAt = hold.nextRenewal;
+		hold.scheduledAt = hold.autoRenew ? hold.nextRenewal : hold.confirmedUntil;
 		this.schedule.add(hold);
 		sweepBy(hold.scheduledAt);
 	}
@@ -113,9 +123,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	 * @param hold the hold
 	 */
 	void unschedule(Hold hold) {
-		if (hold.autoRenew) {
-			this.schedule.remove(hold);
-		}
+		this.schedule.remove(hold);
 	}
 
 	/**
@@ -154,19 +162,27 @@ final class LeaseWatchdog implements AutoCloseable {
 			return;
 		}
 		List<Hold> due = new ArrayList<>();
+		List<Hold> leasesEnded = new ArrayList<>(0);
 		long now = System.nanoTime();
 		Hold first;
 		while ((first = this.schedule.pollFirst()) != null) {
 			// renewed a little early (a quarter of its period at most) when that joins it to this batch: the
 			// holds of a batch are renewed at one moment, so they stay due together, in one script; a retry
-			// after a failure waits its turn (see LeaseRenewer#retryGapNanos)
-			if (first.scheduledAt - now > (first.retrying ? 0 : first.renewalPeriodNanos() / 4)) {
+			// after a failure waits its turn (see LeaseRenewer#retryGapNanos), and a hard lease its end
+			long early = (first.retrying || !first.autoRenew) ? 0 : first.renewalPeriodNanos() / 4;
+			if (first.scheduledAt - now > early) {
 				this.schedule.add(first);
 				break;
 			}
-			if (first.startRenewal()) {
+			if (!first.autoRenew) {
+				leasesEnded.add(first);
+			}
+			else if (first.startRenewal()) {
 				due.add(first);
 			}
+		}
+		for (Hold hold : leasesEnded) {
+			leaseEnded(hold);
 		}
 		if (!due.isEmpty()) {
 			this.inFlight.incrementAndGet();
@@ -208,6 +224,30 @@ final class LeaseWatchdog implements AutoCloseable {
 				sweepBy(System.nanoTime());
 			}
 		});
+	}
+
+	/**
+	 * The end of a hard lease: the hold is lost unless it was released (or its release started) meanwhile; a
+	 * late re-entry extended the lease, and the hold waits for its new end.
+	 */
+	private void leaseEnded(Hold hold) {
+		boolean extended;
+		synchronized (hold) {
+			if (hold.released) {
+				return;
+			}
+			extended = System.nanoTime() - hold.confirmedUntil < 0;
+			if (!extended) {
+				hold.isKnownLost();
+			}
+		}
+		if (extended) {
+			schedule(hold);
+		}
+		else {
+			// on the background thread, as every loss the watchdog learns: the loss's listeners may take their time
+			this.events.later(() -> this.events.lost(hold));
+		}
 	}
 
 	private void renewalEnded(Hold hold) {
