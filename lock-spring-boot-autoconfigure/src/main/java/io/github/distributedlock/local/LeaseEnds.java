@@ -26,13 +26,53 @@ final class LeaseEnds {
 	}
 
 	/**
-	 * Runs {@code check} at {@code deadline}.
-	 * @param deadline a {@link System#nanoTime()}
-	 * @param check what to run then, on the timer's thread: it must be short
-	 * @return what cancels the check
+	 * Watches a new hold's hard lease (none for an auto-renewed hold), so that its loss is told when it ends.
+	 * Called under the key's mutex.
+	 * @param key the key's state the hold is part of
+	 * @param hold the new hold
+	 * @return the hold
 	 */
-	static ScheduledFuture<?> at(long deadline, Runnable check) {
-		return TIMER.schedule(check, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+	static LocalHold watch(LocalKey key, LocalHold hold) {
+		if (hold.expires) {
+			hold.leaseEnd = TIMER.schedule(() -> ended(key, hold), Math.max(0, hold.deadline - System.nanoTime()),
+					TimeUnit.NANOSECONDS);
+		}
+		return hold;
+	}
+
+	/**
+	 * Stops watching a hold that leaves its key's state. Called under the key's mutex.
+	 * @param hold the hold
+	 */
+	static void unwatch(LocalHold hold) {
+		ScheduledFuture<?> leaseEnd = hold.leaseEnd;
+		if (leaseEnd != null) {
+			leaseEnd.cancel(false);
+		}
+	}
+
+	/**
+	 * The end of a hold's hard lease, on the timer's thread: an unreleased hold whose lease ended is lost (marked
+	 * and removed, as anybody's next look at the key would); one whose lease a re-entry extended is watched until
+	 * the new end.
+	 */
+	private static void ended(LocalKey key, LocalHold hold) {
+		key.mutex.lock();
+		try {
+			if (!hold.inState || hold.released) {
+				return;
+			}
+			long now = System.nanoTime();
+			if (hold.endedAt(now)) {
+				key.purge(now);
+			}
+			else {
+				watch(key, hold);
+			}
+		}
+		finally {
+			key.mutex.unlock();
+		}
 	}
 
 }

@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -102,7 +101,7 @@ abstract class LocalKey {
 			purge(start);
 			checkKind(acquisition);
 			if (canEnter(acquisition, null)) {
-				return watched(enter(acquisition));
+				return LeaseEnds.watch(this, enter(acquisition));
 			}
 			if (timeout != null && timeout.isZero()) {
 				return null;
@@ -127,7 +126,7 @@ abstract class LocalKey {
 					}
 					purge(System.nanoTime());
 					if (canEnter(acquisition, waiter)) {
-						return watched(enter(acquisition));
+						return LeaseEnds.watch(this, enter(acquisition));
 					}
 				}
 			}
@@ -173,40 +172,6 @@ abstract class LocalKey {
 	/** The holds in the state, those kept for their minimum hold included. */
 	abstract Iterable<LocalHold> holds();
 
-	/**
-	 * Watches a new hold's hard lease (none for an auto-renewed hold), so that its loss is told when it ends.
-	 * @return the hold
-	 */
-	private LocalHold watched(LocalHold hold) {
-		if (hold.expires) {
-			hold.leaseEnd = LeaseEnds.at(hold.deadline, () -> leaseEnded(hold));
-		}
-		return hold;
-	}
-
-	/**
-	 * The end of a hold's hard lease, on the timer's thread: an unreleased hold whose lease ended is lost (marked
-	 * and removed, as anybody's next look would); one whose lease a re-entry extended is watched until the new end.
-	 */
-	private void leaseEnded(LocalHold hold) {
-		this.mutex.lock();
-		try {
-			if (!hold.inState || hold.released) {
-				return;
-			}
-			long now = System.nanoTime();
-			if (hold.endedAt(now)) {
-				purge(now);
-			}
-			else {
-				hold.leaseEnd = LeaseEnds.at(hold.deadline, () -> leaseEnded(hold));
-			}
-		}
-		finally {
-			this.mutex.unlock();
-		}
-	}
-
 	/** Whether anybody waits. */
 	boolean hasWaiters() {
 		return !this.waiters.isEmpty();
@@ -249,10 +214,7 @@ abstract class LocalKey {
 	/** The end of a hold's part in the state: wakes the waiters, and drops the key when nobody uses it. */
 	final void leave(LocalHold hold) {
 		hold.inState = false;
-		ScheduledFuture<?> leaseEnd = hold.leaseEnd;
-		if (leaseEnd != null) {
-			leaseEnd.cancel(false);
-		}
+		LeaseEnds.unwatch(hold);
 		this.changed.signalAll();
 		this.store.leave(this.storeKey, this);
 	}
