@@ -8,8 +8,8 @@ import org.springframework.context.ApplicationEvent;
 
 /**
  * Published to the application context as soon as this instance learns that a lock one of its owners holds
- * was lost (the watchdog found it expired or deleted, or could not renew it for longer than its lease),
- * before the holder's release, which will throw {@link LockLostException}. Also published when the loss is
+ * was lost (the watchdog found it expired or deleted, could not renew it for longer than its lease, or saw its
+ * hard lease end), before the holder's release, which will throw {@link LockLostException}. Also published when the loss is
  * first learned at the release. Listeners run on the thread that learned it (the watchdog's): keep them short.
  */
 public class LockLostEvent extends ApplicationEvent {
