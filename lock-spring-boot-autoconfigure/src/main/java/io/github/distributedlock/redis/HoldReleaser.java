@@ -196,6 +196,12 @@ final class HoldReleaser {
 			}
 			if (ex != null) {
 				RuntimeException failure = ScriptExecutor.unwrap(ex);
+				if (RedisFailures.isWrongType(failure)) {
+					// the key holds something else now: the lock is gone, and what is there is not ours to remove
+					hold.markLost("its release found its Redis key '" + hold.redisKey
+							+ "' overwritten with a value that is no lock");
+					return LockScripts.NOT_HELD;
+				}
 				if (RedisFailures.isTransient(failure) && !this.closed.get()) {
 					// it may have run; it names this hold's attempt only, so sending it again is harmless
 					this.events.later(() -> this.events.releaseFailed(hold, failure));

@@ -45,6 +45,22 @@ final class RedisFailures {
 	}
 
 	/**
+	 * Tells whether Redis (or a script) refused a command on a key that holds another type of value
+	 * ({@code WRONGTYPE ...}): a lock's key overwritten with something else, such as a {@code SET}.
+	 * @param failure a failure of a Redis call
+	 * @return {@code true} for a command on a key of the wrong type
+	 */
+	static boolean isWrongType(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			String message = cause.getMessage();
+			if (message != null && message.contains("WRONGTYPE")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * Tells whether a failed call certainly ran nothing in Redis: its connection was never made (refused,
 	 * unknown host, TLS handshake, authentication, a connect that did not finish in time), or Redis refused the
 	 * command itself before running it ({@code NOPERM}). A call that timed out waiting for its reply, or whose

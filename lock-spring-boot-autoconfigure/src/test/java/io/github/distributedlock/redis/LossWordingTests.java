@@ -11,6 +11,7 @@ import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
@@ -41,6 +42,26 @@ class LossWordingTests {
 			.withMessageContaining("it was gone when its holder released it")
 			.withMessageContaining("force-released")
 			.withMessageNotContaining("ran out");
+	}
+
+	/**
+	 * A lock's key overwritten with another type of value ({@code SET}) before the watchdog's next renewal: the
+	 * release says the lock was lost and why, leaves the value alone, and is not retried as a failure to reach
+	 * Redis.
+	 */
+	@Test
+	void aKeyOverwrittenWithAnotherTypeIsReportedLostAtRelease() {
+		LockHandle handle = this.template.acquire(LockDefinition.of(this.key));
+		SharedRedis.redis().opsForValue().set("lock:" + this.key, "not a lock");
+		try {
+			assertThatExceptionOfType(LockLostException.class).isThrownBy(handle::close)
+				.withMessageContaining("overwritten with a value that is no lock");
+			assertThat(SharedRedis.redis().opsForValue().get("lock:" + this.key)).isEqualTo("not a lock");
+			assertThat(this.client.heldLocks()).isEmpty();
+		}
+		finally {
+			SharedRedis.redis().delete("lock:" + this.key);
+		}
 	}
 
 	@Test
