@@ -66,7 +66,7 @@ final class ScriptExecutor {
 		}
 		String what = (keys.size() == 1) ? keys.get(0) : keys.get(0) + " (and " + (keys.size() - 1) + " more)";
 		return this.transport.eval(script, true, false, keys.size(), keysAndArgs)
-			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(failure(action, what, ex)))
+			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(failure(action, what, what, ex)))
 			.thenApply((reply) -> {
 				if (reply instanceof List<?> list && list.size() == keys.size()) {
 					return list;
@@ -175,7 +175,7 @@ final class ScriptExecutor {
 		for (int i = 0; i < calls.size(); i++) {
 			Call call = calls.get(i);
 			outcomes.add(replies.get(i).thenApply((reply) -> (reply instanceof Long value) ? new Outcome(value, null)
-					: new Outcome(0, (reply instanceof Throwable failure) ? failure(call.action(), call.key(), failure)
+					: new Outcome(0, (reply instanceof Throwable failure) ? failure(call.action(), call.key(), call.redisKey(), failure)
 							: noResult(call.action(), call.key(), reply))));
 		}
 		return outcomes;
@@ -184,7 +184,7 @@ final class ScriptExecutor {
 	private CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, String redisKey,
 			String action, String key, String... args) {
 		return this.transport.eval(script, multi, sendText, 1, keysAndArgs(redisKey, args))
-			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(failure(action, key, ex)));
+			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(failure(action, key, redisKey, ex)));
 	}
 
 	/**
@@ -223,7 +223,7 @@ final class ScriptExecutor {
 		return new DistributedLockException("A lock operation failed: " + cause, cause);
 	}
 
-	private static DistributedLockException failure(String action, String key, Throwable ex) {
+	private static DistributedLockException failure(String action, String key, String redisKey, Throwable ex) {
 		Throwable cause = unwrapFuture(ex);
 		if (cause instanceof DistributedLockException known) {
 			return known;
@@ -235,6 +235,10 @@ final class ScriptExecutor {
 		}
 		else if (RedisFailures.ranNothing(cause)) {
 			what = ": no connection to Redis, nothing ran (" + RedisFailures.describe(cause) + ")";
+		}
+		else if (RedisFailures.isWrongType(cause)) {
+			what = ": its Redis key '" + redisKey + "' holds a value that is no lock (WRONGTYPE): something else writes "
+					+ "under the locks' key prefix; give the locks a prefix of their own (distributed-lock.key-prefix)";
 		}
 		else {
 			what = " in Redis: " + cause.getMessage();

@@ -10,7 +10,9 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReadWriteLock;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.test.LockHolder;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +23,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -116,6 +119,24 @@ class LockTypeMixTests {
 			reentrant.unlock();
 		}
 		assertThat(redis.hasKey("lock:" + this.key)).isFalse();
+	}
+
+	/** A key that holds another type of value (something else writes there) is refused at once, saying so. */
+	@Test
+	void aKeyHoldingAValueThatIsNoLockIsRefusedNamingThePrefix() {
+		redis.opsForValue().set("lock:" + this.key, "not a lock");
+		try {
+			DistributedLockTemplate template = newTemplate(Duration.ofSeconds(30));
+			assertThatThrownBy(() -> template.acquire(LockDefinition.of(this.key)))
+				.isInstanceOf(DistributedLockException.class)
+				.hasMessageContaining("lock:" + this.key)
+				.hasMessageContaining("holds a value that is no lock")
+				.hasMessageContaining("distributed-lock.key-prefix");
+			assertThat(redis.opsForValue().get("lock:" + this.key)).isEqualTo("not a lock");
+		}
+		finally {
+			redis.delete("lock:" + this.key);
+		}
 	}
 
 }
