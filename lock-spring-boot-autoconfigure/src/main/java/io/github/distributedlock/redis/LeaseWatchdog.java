@@ -55,7 +55,7 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private final LeaseRenewer renewer;
 
-	private final HoldEvents events;
+	private final EndedLeases endedLeases;
 
 	private final ScheduledExecutorService timer;
 
@@ -84,7 +84,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	 */
 	LeaseWatchdog(String threadName, LockCommands commands, HoldEvents events, ScheduledExecutorService timer) {
 		this.renewer = new LeaseRenewer(commands, events, new UnansweredRenewals(timer, events));
-		this.events = events;
+		this.endedLeases = new EndedLeases(events);
 		this.timer = timer;
 		this.renewals = new ThreadPoolExecutor(MAX_BATCHES_IN_FLIGHT, MAX_BATCHES_IN_FLIGHT, 10, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), daemonThreads(threadName + "-renewal"));
@@ -159,6 +159,7 @@ final class LeaseWatchdog implements AutoCloseable {
 			return;
 		}
 		if (this.inFlight.get() >= MAX_BATCHES_IN_FLIGHT) {
+			loseDueHoldsWhoseLeaseEnded();
 			return;
 		}
 		List<Hold> due = new ArrayList<>();
@@ -227,26 +228,41 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * The end of a hard lease: the hold is lost unless it was released (or its release started) meanwhile; a
-	 * late re-entry extended the lease, and the hold waits for its new end.
+	 * While every batch in flight waits on Redis (a stalled server, a partition), the holds due meanwhile cannot
+	 * be renewed: one whose confirmed lease ends while it waits is lost then, as a renewal's that went unanswered
+	 * is ({@link UnansweredRenewals}), not when a batch comes back, which may be a command timeout later. Checked
+	 * again when the next of them would end; the batch that ends first sweeps as before.
 	 */
+	private void loseDueHoldsWhoseLeaseEnded() {
+		long now = System.nanoTime();
+		long next = Long.MAX_VALUE;
+		for (Hold hold : this.schedule) {
+			if (hold.scheduledAt - now > 0) {
+				break;
+			}
+			if (now - hold.confirmedUntil < 0) {
+				if (next == Long.MAX_VALUE || hold.confirmedUntil - next < 0) {
+					next = hold.confirmedUntil;
+				}
+			}
+			else if (this.schedule.remove(hold)) {
+				if (!hold.autoRenew) {
+					leaseEnded(hold);
+				}
+				else {
+					this.endedLeases.leaseEndedWhileWaiting(hold);
+				}
+			}
+		}
+		if (next != Long.MAX_VALUE) {
+			sweepBy(next);
+		}
+	}
+
+	/** A hard lease's end: the hold waits for its new end if a late re-entry extended it. */
 	private void leaseEnded(Hold hold) {
-		boolean extended;
-		synchronized (hold) {
-			if (hold.released) {
-				return;
-			}
-			extended = System.nanoTime() - hold.confirmedUntil < 0;
-			if (!extended) {
-				hold.isKnownLost();
-			}
-		}
-		if (extended) {
+		if (this.endedLeases.hardLeaseEnded(hold)) {
 			schedule(hold);
-		}
-		else {
-			// on the background thread, as every loss the watchdog learns: the loss's listeners may take their time
-			this.events.later(() -> this.events.lost(hold));
 		}
 	}
 

@@ -2,6 +2,8 @@ package io.github.distributedlock.lost;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -9,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.annotation.OnLockLoss;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockContext;
@@ -21,9 +24,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * {@code onLost = INTERRUPT} when renewals cannot get through: the Redis server is frozen (SIGSTOP) under a
@@ -77,6 +83,45 @@ class FrozenRedisInterruptTests {
 		Outcome outcome = holdWhileFrozen(OnLockLoss.NONE);
 		assertThat(outcome.interruptedAt).isEqualTo(Long.MIN_VALUE);
 		assertThat(outcome.failure).isInstanceOf(LockLostException.class);
+	}
+
+	/**
+	 * Holds of many lease lengths come due at many moments, so that the renewal batches sent into the frozen
+	 * server fill every slot ({@code LeaseWatchdog} lets 4 wait on Redis at once) and later holds wait behind
+	 * them. Each hold is still told lost when its own confirmed lease ends, not when a stuck batch comes back (a
+	 * 10 s command timeout here).
+	 */
+	@Test
+	void holdsWaitingBehindStuckRenewalsAreToldLostWhenTheirLeasesEnd() throws Exception {
+		LettuceConnectionFactory slowTimeouts = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.server.host(), this.server.port()),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
+		slowTimeouts.afterPropertiesSet();
+		slowTimeouts.start();
+		RedisLockClient client = new RedisLockClient(slowTimeouts, "lock:");
+		List<LockHandle> handles = new ArrayList<>();
+		try {
+			for (int i = 0; i < 13; i++) {
+				// leases of 600 ms to 3 s: renewal periods of 200 ms to 1 s, which do not stay in step
+				handles.add(client.acquire(this.key + ":" + i, LockType.REENTRANT, Duration.ofMillis(600 + 200 * i),
+						true, Duration.ZERO, Duration.ofSeconds(5), false));
+			}
+			this.server.freeze();
+			long frozenAt = System.nanoTime();
+			for (int i = 0; i < handles.size(); i++) {
+				LockLostException loss = handles.get(i).whenLost().toCompletableFuture().get(8, TimeUnit.SECONDS);
+				long toldAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - frozenAt);
+				// at most a lease after the freeze (its last confirmed renewal came before it), with room for a
+				// loaded machine; never a command timeout (10 s)
+				assertThat(toldAfter).as("hold %d: %s", i, loss.getMessage()).isLessThan(600 + 200 * i + 1500);
+			}
+		}
+		finally {
+			this.server.resume();
+			handles.forEach((handle) -> catchThrowable(handle::close));
+			client.close();
+			slowTimeouts.destroy();
+		}
 	}
 
 	/**
