@@ -82,8 +82,9 @@ public @interface DistributedLock {
 
 	/**
 	 * Whether to keep extending the lease while the method runs (the watchdog renews it every lease/3).
-	 * With {@code false} the lease is a hard limit: when it runs out the lock is lost, and the method's
-	 * return is replaced by a {@link io.github.distributedlock.core.LockLostException}.
+	 * With {@code false} the lease is a hard limit: when it runs out the lock is lost, the loss is told then
+	 * (event, meter, and the method is interrupted with {@code onLost = INTERRUPT}), and the method's return is
+	 * replaced by a {@link io.github.distributedlock.core.LockLostException}.
 	 * @return whether the lease is renewed, {@code true} by default
 	 */
 	boolean autoRenew() default true;

@@ -2,8 +2,8 @@ package io.github.distributedlock.annotation;
 
 /**
  * What happens to the running work of a {@link DistributedLock} method (or a locked call of the template) when
- * this client learns that its lock was lost: its lease ran out before a renewal reached Redis, or the lock was
- * deleted there. Whatever the choice, the release then throws a
+ * this client learns that its lock was lost: its lease ran out before a renewal reached Redis, a hard lease
+ * ({@code autoRenew = false}) ended before the release, or the lock was deleted there. Whatever the choice, the release then throws a
  * {@link io.github.distributedlock.core.LockLostException}, and a Spring transaction committing under the lost
  * lock is rolled back (the commit guard).
  */
