@@ -37,8 +37,8 @@ import org.jspecify.annotations.Nullable;
  * new readers wait (writers are not starved), and the readers waiting when a writer leaves enter before the
  * next writer; exclusive waiters are served first come, first served;</li>
  * <li>leases: an auto-renewed lock never expires while held (nothing needs renewing in one JVM); a lease
- * without auto-renew is a hard limit, after which others take the lock and the late release throws
- * {@link LockLostException} without touching their hold;</li>
+ * without auto-renew is a hard limit, after which others take the lock, the loss is told (a timer watches the
+ * lease's end), and the late release throws {@link LockLostException} without touching their hold;</li>
  * <li>semaphores ({@code permits > 1}): up to that many owners hold the key at once, each with its own lease
  * and fencing token; a re-entry takes no second permit; waiters get permits first come, first served; a key
  * used with another permit count (or as another kind of lock) while in use is refused at once
