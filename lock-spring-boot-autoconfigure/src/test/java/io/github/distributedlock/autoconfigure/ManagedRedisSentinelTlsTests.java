@@ -34,7 +34,7 @@ class ManagedRedisSentinelTlsTests {
 
 	private static TlsRedisServer primary;
 
-	private static TlsSentinel sentinel;
+	private static SentinelProcess sentinel;
 
 	@BeforeAll
 	static void start() throws IOException {

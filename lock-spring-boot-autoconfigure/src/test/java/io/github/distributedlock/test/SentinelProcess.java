@@ -6,6 +6,8 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A Redis Sentinel ({@code redis-server <config> --sentinel}) on a free port that monitors one primary as
@@ -32,24 +34,43 @@ public final class SentinelProcess implements AutoCloseable {
 	 * @throws IOException if its configuration file cannot be written or the process not started
 	 */
 	public static SentinelProcess start(RedisServer primary) throws IOException {
-		int port;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
-			port = socket.getLocalPort();
-		}
-		Path dir = Files.createTempDirectory("sentinel-" + port);
-		// a sentinel rewrites its configuration file, so it must be one of its own
-		Path config = Files.writeString(dir.resolve("sentinel.conf"), String.join("\n", "port " + port,
-				"bind 127.0.0.1", "dir " + dir, "sentinel monitor " + MASTER + " " + primary.host() + " " + primary.port() + " 1",
-				"sentinel down-after-milliseconds " + MASTER + " 5000", ""));
-		Process process = new ProcessBuilder(RedisServer.executable(), config.toString(), "--sentinel").redirectErrorStream(true)
-			.redirectOutput(dir.resolve("sentinel.log").toFile())
-			.start();
-		SentinelProcess sentinel = new SentinelProcess(port, process);
+		int port = freePort("127.0.0.1");
+		SentinelProcess sentinel = launch(port, List.of("port " + port, "bind 127.0.0.1"), primary.host(),
+				primary.port());
 		if (!RedisServer.awaitPing(port, Duration.ofSeconds(10))) {
 			sentinel.close();
 			throw new IllegalStateException("redis-server --sentinel did not start on port " + port);
 		}
 		return sentinel;
+	}
+
+	static int freePort(String host) throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(host))) {
+			return socket.getLocalPort();
+		}
+	}
+
+	/**
+	 * Starts a sentinel process that monitors a primary (quorum 1), without waiting for it.
+	 * @param port the port it listens on (for the name of its directory)
+	 * @param listening its configuration lines that say where and how it listens ({@code port}, {@code tls-*}...)
+	 * @param primaryHost the primary's host
+	 * @param primaryPort the primary's port
+	 * @return the started sentinel
+	 * @throws IOException if its configuration file cannot be written or the process not started
+	 */
+	static SentinelProcess launch(int port, List<String> listening, String primaryHost, int primaryPort)
+			throws IOException {
+		Path dir = Files.createTempDirectory("sentinel-" + port);
+		List<String> config = new ArrayList<>(listening);
+		config.addAll(List.of("dir " + dir, "sentinel monitor " + MASTER + " " + primaryHost + " " + primaryPort + " 1",
+				"sentinel down-after-milliseconds " + MASTER + " 5000", ""));
+		// a sentinel rewrites its configuration file, so it must be one of its own
+		Path file = Files.writeString(dir.resolve("sentinel.conf"), String.join("\n", config));
+		Process process = new ProcessBuilder(RedisServer.executable(), file.toString(), "--sentinel").redirectErrorStream(true)
+			.redirectOutput(dir.resolve("sentinel.log").toFile())
+			.start();
+		return new SentinelProcess(port, process);
 	}
 
 	public int port() {

@@ -1,11 +1,8 @@
 package io.github.distributedlock.test;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -15,19 +12,13 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import org.awaitility.Awaitility;
 
 /**
- * A TLS-only Redis Sentinel ({@code redis-server <config> --sentinel}, no plaintext port) on a free port that
- * monitors one {@link TlsRedisServer} as {@value SentinelProcess#MASTER}, reaching it over TLS, with the
- * certificates of {@link TestCertificates}; stopped by its process handle.
+ * Starts a TLS-only Redis Sentinel (a {@link SentinelProcess} without a plaintext port) that monitors one
+ * {@link TlsRedisServer} as {@value SentinelProcess#MASTER}, reaching it over TLS, with the certificates of
+ * {@link TestCertificates}.
  */
-public final class TlsSentinel implements AutoCloseable {
+public final class TlsSentinel {
 
-	private final int port;
-
-	private final Process process;
-
-	private TlsSentinel(int port, Process process) {
-		this.port = port;
-		this.process = process;
+	private TlsSentinel() {
 	}
 
 	/**
@@ -36,25 +27,14 @@ public final class TlsSentinel implements AutoCloseable {
 	 * @return the running sentinel; the caller closes it
 	 * @throws IOException if its configuration file cannot be written or the process not started
 	 */
-	public static TlsSentinel start(TlsRedisServer primary) throws IOException {
+	public static SentinelProcess start(TlsRedisServer primary) throws IOException {
 		TestCertificates certificates = primary.certificates();
-		int port;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(primary.host()))) {
-			port = socket.getLocalPort();
-		}
-		Path dir = Files.createTempDirectory("sentinel-tls-" + port);
-		// a sentinel rewrites its configuration file, so it must be one of its own
-		Path config = Files.writeString(dir.resolve("sentinel.conf"), String.join("\n", "port 0", "tls-port " + port,
-				"bind " + primary.host(), "dir " + dir, "tls-cert-file " + certificates.serverCertificate(),
-				"tls-key-file " + certificates.serverKey(), "tls-ca-cert-file " + certificates.caCertificate(),
-				"tls-auth-clients no", "tls-replication yes",
-				"sentinel monitor " + SentinelProcess.MASTER + " " + primary.host() + " " + primary.port() + " 1",
-				"sentinel down-after-milliseconds " + SentinelProcess.MASTER + " 5000", ""));
-		Process process = new ProcessBuilder(RedisServer.executable(), config.toString(), "--sentinel")
-			.redirectErrorStream(true)
-			.redirectOutput(dir.resolve("sentinel.log").toFile())
-			.start();
-		TlsSentinel sentinel = new TlsSentinel(port, process);
+		int port = SentinelProcess.freePort(primary.host());
+		SentinelProcess sentinel = SentinelProcess.launch(port,
+				List.of("port 0", "tls-port " + port, "bind " + primary.host(),
+						"tls-cert-file " + certificates.serverCertificate(), "tls-key-file " + certificates.serverKey(),
+						"tls-ca-cert-file " + certificates.caCertificate(), "tls-auth-clients no", "tls-replication yes"),
+				primary.host(), primary.port());
 		RedisClient client = RedisClient.create();
 		client.setOptions(ClientOptions.builder()
 			.sslOptions(SslOptions.builder().trustManager(certificates.caCertificate().toFile()).build())
@@ -66,7 +46,6 @@ public final class TlsSentinel implements AutoCloseable {
 				.withSsl(true)
 				.withTimeout(Duration.ofSeconds(2))
 				.build();
-			// up, and knows the primary: what a client asks it first
 			Awaitility.await("TLS sentinel on port " + port)
 				.atMost(Duration.ofSeconds(20))
 				.pollInterval(Duration.ofMillis(100))
@@ -85,21 +64,6 @@ public final class TlsSentinel implements AutoCloseable {
 			client.shutdown();
 		}
 		return sentinel;
-	}
-
-	public int port() {
-		return this.port;
-	}
-
-	@Override
-	public void close() {
-		this.process.destroyForcibly();
-		try {
-			this.process.waitFor();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
 	}
 
 }
