@@ -1,5 +1,8 @@
 package io.github.distributedlock.redis;
 
+import java.util.NavigableSet;
+import java.util.function.Consumer;
+
 /**
  * The losses the {@link LeaseWatchdog} learns from its clock alone, without a round trip: a hard lease
  * ({@code autoRenew = false}) that ended before its hold's release, and an auto-renewed hold whose confirmed
@@ -13,6 +16,40 @@ final class EndedLeases {
 
 	EndedLeases(HoldEvents events) {
 		this.events = events;
+	}
+
+	/**
+	 * While every renewal batch in flight waits on Redis (a stalled server, a partition), the holds due meanwhile
+	 * cannot be renewed: one whose confirmed lease ends while it waits is lost then, as a renewal's that went
+	 * unanswered is ({@link UnansweredRenewals}), not when a batch comes back, which may be a command timeout
+	 * later. Takes each such hold out of the schedule.
+	 * @param schedule the watchdog's schedule, the first due first
+	 * @param hardLeaseEnded what handles a hard-lease hold taken out (see {@link #hardLeaseEnded})
+	 * @return the {@link System#nanoTime()} when the next due hold's lease ends, to check again then, or
+	 * {@code Long.MAX_VALUE} for none
+	 */
+	long loseDueWhileStuck(NavigableSet<Hold> schedule, Consumer<Hold> hardLeaseEnded) {
+		long now = System.nanoTime();
+		long next = Long.MAX_VALUE;
+		for (Hold hold : schedule) {
+			if (hold.scheduledAt - now > 0) {
+				break;
+			}
+			if (now - hold.confirmedUntil < 0) {
+				if (next == Long.MAX_VALUE || hold.confirmedUntil - next < 0) {
+					next = hold.confirmedUntil;
+				}
+			}
+			else if (schedule.remove(hold)) {
+				if (!hold.autoRenew) {
+					hardLeaseEnded.accept(hold);
+				}
+				else {
+					leaseEndedWhileWaiting(hold);
+				}
+			}
+		}
+		return next;
 	}
 
 	/**
@@ -38,7 +75,7 @@ final class EndedLeases {
 	 * An auto-renewed hold whose confirmed lease ended while it waited for its renewal behind unanswered ones.
 	 * @param hold the hold, taken out of the watchdog's schedule
 	 */
-	void leaseEndedWhileWaiting(Hold hold) {
+	private void leaseEndedWhileWaiting(Hold hold) {
 		synchronized (hold) {
 			if (hold.released) {
 				return;

@@ -159,7 +159,11 @@ final class LeaseWatchdog implements AutoCloseable {
 			return;
 		}
 		if (this.inFlight.get() >= MAX_BATCHES_IN_FLIGHT) {
-			loseDueHoldsWhoseLeaseEnded();
+			// the holds due meanwhile cannot be renewed: those whose lease ends are lost then (see EndedLeases)
+			long next = this.endedLeases.loseDueWhileStuck(this.schedule, this::leaseEnded);
+			if (next != Long.MAX_VALUE) {
+				sweepBy(next);
+			}
 			return;
 		}
 		List<Hold> due = new ArrayList<>();
@@ -225,38 +229,6 @@ final class LeaseWatchdog implements AutoCloseable {
 				sweepBy(System.nanoTime());
 			}
 		});
-	}
-
-	/**
-	 * While every batch in flight waits on Redis (a stalled server, a partition), the holds due meanwhile cannot
-	 * be renewed: one whose confirmed lease ends while it waits is lost then, as a renewal's that went unanswered
-	 * is ({@link UnansweredRenewals}), not when a batch comes back, which may be a command timeout later. Checked
-	 * again when the next of them would end; the batch that ends first sweeps as before.
-	 */
-	private void loseDueHoldsWhoseLeaseEnded() {
-		long now = System.nanoTime();
-		long next = Long.MAX_VALUE;
-		for (Hold hold : this.schedule) {
-			if (hold.scheduledAt - now > 0) {
-				break;
-			}
-			if (now - hold.confirmedUntil < 0) {
-				if (next == Long.MAX_VALUE || hold.confirmedUntil - next < 0) {
-					next = hold.confirmedUntil;
-				}
-			}
-			else if (this.schedule.remove(hold)) {
-				if (!hold.autoRenew) {
-					leaseEnded(hold);
-				}
-				else {
-					this.endedLeases.leaseEndedWhileWaiting(hold);
-				}
-			}
-		}
-		if (next != Long.MAX_VALUE) {
-			sweepBy(next);
-		}
 	}
 
 	/** A hard lease's end: the hold waits for its new end if a late re-entry extended it. */
