@@ -55,7 +55,7 @@ public final class SmokeRedis implements AutoCloseable {
 			Awaitility.await(executable + " answering PING on port " + port)
 				.atMost(Duration.ofSeconds(10))
 				.pollInterval(Duration.ofMillis(20))
-				.until(() -> "PONG".equals(redis.command("PING")));
+				.until(redis::answersPing);
 			return redis;
 		}
 		catch (IOException ex) {
@@ -83,6 +83,15 @@ public final class SmokeRedis implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("GET " + key + " on port " + this.port + " failed", ex);
+		}
+	}
+
+	private boolean answersPing() {
+		try {
+			return "PONG".equals(command("PING"));
+		}
+		catch (IOException ex) {
+			return false;   // not listening yet
 		}
 	}
 
