@@ -100,11 +100,21 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 			Duration syncTimeout) {
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-		ReplicaSync replicaSync = ReplicaSync.of(connectionFactory, syncReplicas, syncTimeout);
+		ReplicaSync replicaSync = replicaSync(connectionFactory, syncReplicas, syncTimeout);
 		this.syncReplicas = syncReplicas;
 		this.syncTimeout = syncTimeout;
 		this.channel = channel(keyPrefix);
 		this.parts = newParts(replicaSync);
+	}
+
+	/**
+	 * The replica sync, if on. {@link ReplicaSync} links against Lettuce, so while it is off (the default) the class
+	 * is not even loaded: an application on Jedis may have no Lettuce on its class path.
+	 */
+	private static @Nullable ReplicaSync replicaSync(RedisConnectionFactory connectionFactory, int replicas,
+			Duration timeout) {
+		Objects.requireNonNull(timeout, "syncTimeout must not be null");
+		return (replicas == 0 && timeout.toMillis() >= 1) ? null : ReplicaSync.of(connectionFactory, replicas, timeout);
 	}
 
 	/** Makes the parts of a run, under a new client id: nothing of an earlier run can be taken for its own. */
@@ -357,7 +367,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public synchronized void start() {
 		if (this.parts.closed.get()) {
-			this.parts = newParts(ReplicaSync.of(this.connectionFactory, this.syncReplicas, this.syncTimeout));
+			this.parts = newParts(replicaSync(this.connectionFactory, this.syncReplicas, this.syncTimeout));
 		}
 	}
 
