@@ -19,6 +19,9 @@ public final class ReadmeYaml {
 	/** The HTML comment (invisible on GitHub) right before the block. */
 	public static final String MARKER = "<!-- smoke-tests: quick-start-yaml -->";
 
+	/** Where {@link #write()} writes the block when {@code smoke.logs} is not set, relative to the module. */
+	public static final String FILE = "target/smoke-logs/readme-quick-start.yml";
+
 	private ReadmeYaml() {
 	}
 
@@ -79,12 +82,13 @@ public final class ReadmeYaml {
 	}
 
 	/**
-	 * Writes the block to {@code <smoke.logs>/readme-quick-start.yml} and returns the argument that reads it.
-	 * @return {@code --spring.config.additional-location=file:<that file>}
+	 * Writes the block to {@value #FILE}, under the system property {@code smoke.logs} when set.
+	 * @return the file written
+	 * @throws UncheckedIOException if it cannot be written
 	 */
-	public static String argument() {
-		Path file = Path.of(System.getProperty("smoke.logs", "target/smoke-logs"), "readme-quick-start.yml")
-			.toAbsolutePath();
+	public static Path write() {
+		Path file = ((System.getProperty("smoke.logs") != null)
+				? Path.of(System.getProperty("smoke.logs"), "readme-quick-start.yml") : Path.of(FILE)).toAbsolutePath();
 		try {
 			Files.createDirectories(file.getParent());
 			Files.write(file, block(), StandardCharsets.UTF_8);
@@ -92,7 +96,15 @@ public final class ReadmeYaml {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		return "--spring.config.additional-location=file:" + file;
+		return file;
+	}
+
+	/**
+	 * Writes the block (see {@link #write()}) and returns the application argument that reads it.
+	 * @return {@code --spring.config.additional-location=file:<that file>}
+	 */
+	public static String argument() {
+		return "--spring.config.additional-location=file:" + write();
 	}
 
 	/** The README.md of the project: in the nearest directory above the working directory that has one. */
