@@ -9,6 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.awaitility.Awaitility;
 
@@ -27,6 +29,11 @@ public final class SmokeApplication implements AutoCloseable {
 
 	/** Spring Boot's line once the context is refreshed and the runners ran. */
 	private static final String STARTED = "Started ";
+
+	/** The web server's line: "Tomcat started on port 8080 (http) ...", "Netty started on port 8080 (http)". */
+	private static final String SERVER_STARTED = " started on port ";
+
+	private static final Pattern HTTP_PORT = Pattern.compile(SERVER_STARTED + "(\\d+)");
 
 	private final String name;
 
@@ -113,6 +120,22 @@ public final class SmokeApplication implements AutoCloseable {
 	 */
 	public void awaitStarted() {
 		awaitLine(STARTED, START_TIMEOUT);
+	}
+
+	/**
+	 * Returns the port the application's web server listens on: start it with {@code --server.port=0}, and the
+	 * port is read from the line the server logs (Tomcat's or Netty's "started on port ...").
+	 * @return the HTTP port
+	 * @throws AssertionError if the process ends first, or after 90 s
+	 */
+	public int httpPort() {
+		awaitLine(SERVER_STARTED, START_TIMEOUT);
+		return lines().stream()
+			.map(HTTP_PORT::matcher)
+			.filter(Matcher::find)
+			.map((matcher) -> Integer.parseInt(matcher.group(1)))
+			.findFirst()
+			.orElseThrow();
 	}
 
 	/**

@@ -2,10 +2,9 @@ package io.github.distributedlock.smoke.jedis;
 
 import java.time.Duration;
 
-import io.github.distributedlock.smoke.LockedSections;
 import io.github.distributedlock.smoke.RepackagedJar;
-import io.github.distributedlock.smoke.SmokeApplication;
 import io.github.distributedlock.smoke.SmokeRedis;
+import io.github.distributedlock.smoke.TwoInstances;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,18 +17,11 @@ class JedisSmokeIT {
 
 	@Test
 	void twoInstancesOnJedisAddToOneCounterWithoutLosingAnAdd() {
-		try (SmokeRedis redis = SmokeRedis.start();
-				SmokeApplication a = SmokeApplication.start("jedis-a", redis, "--smoke.instance=jedis-a");
-				SmokeApplication b = SmokeApplication.start("jedis-b", redis, "--smoke.instance=jedis-b")) {
-			a.awaitStarted();
-			b.awaitStarted();
-			assertThat(a.awaitExit(Duration.ofSeconds(90))).as("jedis-a's exit code").isZero();
-			assertThat(b.awaitExit(Duration.ofSeconds(90))).as("jedis-b's exit code").isZero();
+		try (SmokeRedis redis = SmokeRedis.start(); TwoInstances counters = TwoInstances.start("jedis", redis)) {
+			counters.awaitCleanExits(Duration.ofSeconds(90));
 			int adds = 2 * JedisApplication.THREADS * JedisApplication.ADDS;
-			LockedSections.assertAlwaysAlone(adds, a, b);
+			counters.assertAlwaysAloneWithoutErrors(adds);
 			assertThat(redis.get("smoke:counter")).as("the counter after every add").isEqualTo(Integer.toString(adds));
-			a.assertNoErrors();
-			b.assertNoErrors();
 		}
 	}
 

@@ -2,9 +2,8 @@ package io.github.distributedlock.smoke.kotlin;
 
 import java.time.Duration;
 
-import io.github.distributedlock.smoke.LockedSections;
-import io.github.distributedlock.smoke.SmokeApplication;
 import io.github.distributedlock.smoke.SmokeRedis;
+import io.github.distributedlock.smoke.TwoInstances;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -17,19 +16,12 @@ class KotlinSmokeIT {
 
 	@Test
 	void twoInstancesPostOneAtATimeThroughTheSuspendFunctionAndWithLock() {
-		try (SmokeRedis redis = SmokeRedis.start();
-				SmokeApplication a = SmokeApplication.start("kotlin-a", redis, "--smoke.instance=kotlin-a");
-				SmokeApplication b = SmokeApplication.start("kotlin-b", redis, "--smoke.instance=kotlin-b")) {
-			a.awaitStarted();
-			b.awaitStarted();
-			assertThat(a.awaitExit(Duration.ofSeconds(90))).as("kotlin-a's exit code").isZero();
-			assertThat(b.awaitExit(Duration.ofSeconds(90))).as("kotlin-b's exit code").isZero();
-			LockedSections.assertAlwaysAlone(20, a, b);
-			assertThat(a.lines()).anyMatch((line) -> line.endsWith("(suspend fun)"))
+		try (SmokeRedis redis = SmokeRedis.start(); TwoInstances ledgers = TwoInstances.start("kotlin", redis)) {
+			ledgers.awaitCleanExits(Duration.ofSeconds(90));
+			ledgers.assertAlwaysAloneWithoutErrors(20);
+			assertThat(ledgers.a().lines()).anyMatch((line) -> line.endsWith("(suspend fun)"))
 				.anyMatch((line) -> line.endsWith("(withLock)"));
 			assertThat(redis.get("smoke:inside:account-1")).as("callers left inside").isEqualTo("0");
-			a.assertNoErrors();
-			b.assertNoErrors();
 		}
 	}
 

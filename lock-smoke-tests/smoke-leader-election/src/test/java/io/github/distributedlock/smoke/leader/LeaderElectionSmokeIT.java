@@ -5,6 +5,7 @@ import java.util.List;
 
 import io.github.distributedlock.smoke.SmokeApplication;
 import io.github.distributedlock.smoke.SmokeRedis;
+import io.github.distributedlock.smoke.TwoInstances;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -20,11 +21,9 @@ class LeaderElectionSmokeIT {
 
 	@Test
 	void twoInstancesElectOneLeaderAndTheOtherTakesOverWhenTheLeaderStops() {
-		try (SmokeRedis redis = SmokeRedis.start();
-				SmokeApplication a = SmokeApplication.start("leader-a", redis, "--smoke.instance=leader-a");
-				SmokeApplication b = SmokeApplication.start("leader-b", redis, "--smoke.instance=leader-b")) {
-			a.awaitStarted();
-			b.awaitStarted();
+		try (SmokeRedis redis = SmokeRedis.start(); TwoInstances candidates = TwoInstances.start("leader", redis)) {
+			SmokeApplication a = candidates.a();
+			SmokeApplication b = candidates.b();
 			Awaitility.await("a leader").atMost(Duration.ofSeconds(30)).until(() -> grants(a, b) == 1);
 			// the other keeps trying every heart beat (200 ms): still one leader ten heart beats on
 			Awaitility.await("still one leader").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
@@ -34,15 +33,14 @@ class LeaderElectionSmokeIT {
 
 			long stopped = System.nanoTime();
 			assertThat(leader.stop(Duration.ofSeconds(60))).as(leader.name() + "'s exit code after SIGTERM")
-				.isEqualTo(143);
+				.isEqualTo(TwoInstances.SIGTERM_EXIT_CODE);
 			follower.awaitLine(GRANTED + follower.name(), Duration.ofSeconds(30));
 			System.out.printf("%s took over %d ms after %s was sent SIGTERM%n", follower.name(),
 					Duration.ofNanos(System.nanoTime() - stopped).toMillis(), leader.name());
 			assertThat(leader.lines()).anyMatch((line) -> line.contains("leadership of billing revoked from " + leader.name()));
 			assertThat(grants(a, b)).as("grants in all").isEqualTo(2);
 
-			assertThat(follower.stop(Duration.ofSeconds(60))).as(follower.name() + "'s exit code after SIGTERM")
-				.isEqualTo(143);
+			candidates.stop();
 			a.assertNoErrors();
 			b.assertNoErrors();
 		}

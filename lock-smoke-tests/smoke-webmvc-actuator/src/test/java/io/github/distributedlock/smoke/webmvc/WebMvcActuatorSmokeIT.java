@@ -6,11 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import io.github.distributedlock.smoke.FreePort;
-import io.github.distributedlock.smoke.LockedSections;
-import io.github.distributedlock.smoke.SmokeApplication;
 import io.github.distributedlock.smoke.SmokeHttp;
 import io.github.distributedlock.smoke.SmokeRedis;
+import io.github.distributedlock.smoke.TwoInstances;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -24,21 +22,19 @@ class WebMvcActuatorSmokeIT {
 
 	@Test
 	void twoInstancesPayOneOrderAtATimeAndActuatorShowsTheLocksHealthAndMeters() {
-		int portA = FreePort.next();
-		int portB = FreePort.next();
 		try (SmokeRedis redis = SmokeRedis.start();
-				SmokeApplication a = SmokeApplication.start("web-a", redis, arguments("web-a", portA));
-				SmokeApplication b = SmokeApplication.start("web-b", redis, arguments("web-b", portB))) {
-			a.awaitStarted();
-			b.awaitStarted();
-
+				TwoInstances shops = TwoInstances.start("web", redis, "--server.port=0", "--server.address=127.0.0.1",
+						"--management.endpoints.web.exposure.include=health,distributedlocks,metrics",
+						"--management.endpoint.health.show-components=always",
+						"--management.endpoint.health.show-details=always")) {
+			int portA = shops.a().httpPort();
+			int portB = shops.b().httpPort();
 			List<CompletableFuture<HttpResponse<String>>> payments = new ArrayList<>();
 			for (int i = 0; i < 4; i++) {
 				payments.add(SmokeHttp.postAsync(portA, "/orders/42/pay?millis=150"));
 				payments.add(SmokeHttp.postAsync(portB, "/orders/42/pay?millis=150"));
 			}
 			payments.forEach((payment) -> assertThat(payment.join().statusCode()).isEqualTo(200));
-			LockedSections.assertAlwaysAlone(8, a, b);
 
 			// while web-a pays a long one, it lists the lock, and web-b sees it held in Redis under the README's prefix
 			CompletableFuture<HttpResponse<String>> longPayment = SmokeHttp.postAsync(portA, "/orders/long/pay?millis=3000");
@@ -59,18 +55,9 @@ class WebMvcActuatorSmokeIT {
 			HttpResponse<String> active = SmokeHttp.get(portA, "/actuator/metrics/distributed.lock.active");
 			assertThat(active.statusCode()).as(active.body()).isEqualTo(200);
 
-			assertThat(a.stop(Duration.ofSeconds(60))).as("web-a's exit code after SIGTERM").isEqualTo(143);
-			assertThat(b.stop(Duration.ofSeconds(60))).as("web-b's exit code after SIGTERM").isEqualTo(143);
-			a.assertNoErrors();
-			b.assertNoErrors();
+			shops.stop();
+			shops.assertAlwaysAloneWithoutErrors(9);
 		}
-	}
-
-	private static String[] arguments(String instance, int port) {
-		return new String[] { "--smoke.instance=" + instance, "--server.port=" + port, "--server.address=127.0.0.1",
-				"--management.endpoints.web.exposure.include=health,distributedlocks,metrics",
-				"--management.endpoint.health.show-components=always",
-				"--management.endpoint.health.show-details=always" };
 	}
 
 }

@@ -2,10 +2,9 @@ package io.github.distributedlock.smoke.worker;
 
 import java.time.Duration;
 
-import io.github.distributedlock.smoke.LockedSections;
 import io.github.distributedlock.smoke.RepackagedJar;
-import io.github.distributedlock.smoke.SmokeApplication;
 import io.github.distributedlock.smoke.SmokeRedis;
+import io.github.distributedlock.smoke.TwoInstances;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,17 +17,10 @@ class WorkerSmokeIT {
 
 	@Test
 	void twoWorkersStartWithTheReadmePropertiesRunTheJobOneAtATimeAndExitCleanly() {
-		try (SmokeRedis redis = SmokeRedis.start();
-				SmokeApplication a = SmokeApplication.start("worker-a", redis, "--smoke.instance=worker-a");
-				SmokeApplication b = SmokeApplication.start("worker-b", redis, "--smoke.instance=worker-b")) {
-			a.awaitStarted();
-			b.awaitStarted();
-			assertThat(a.awaitExit(Duration.ofSeconds(90))).as("worker-a's exit code").isZero();
-			assertThat(b.awaitExit(Duration.ofSeconds(90))).as("worker-b's exit code").isZero();
+		try (SmokeRedis redis = SmokeRedis.start(); TwoInstances workers = TwoInstances.start("worker", redis)) {
+			workers.awaitCleanExits(Duration.ofSeconds(90));
 			// six seconds each, a run per second: at least four runs in all, never two at once
-			LockedSections.assertAlwaysAlone(4, a, b);
-			a.assertNoErrors();
-			b.assertNoErrors();
+			workers.assertAlwaysAloneWithoutErrors(4);
 			assertThat(redis.get("smoke:inside")).as("callers left inside").isEqualTo("0");
 		}
 	}
