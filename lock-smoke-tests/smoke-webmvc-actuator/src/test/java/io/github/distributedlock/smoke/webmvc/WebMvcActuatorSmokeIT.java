@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.github.distributedlock.smoke.LockedSections;
 import io.github.distributedlock.smoke.SmokeHttp;
 import io.github.distributedlock.smoke.SmokeRedis;
 import io.github.distributedlock.smoke.TwoInstances;
@@ -35,6 +36,7 @@ class WebMvcActuatorSmokeIT {
 				payments.add(SmokeHttp.postAsync(portB, "/orders/42/pay?millis=150"));
 			}
 			payments.forEach((payment) -> assertThat(payment.join().statusCode()).isEqualTo(200));
+			LockedSections.assertAlwaysAlone(8, shops.a(), shops.b());
 
 			// while web-a pays a long one, it lists the lock, and web-b sees it held in Redis under the README's prefix
 			CompletableFuture<HttpResponse<String>> longPayment = SmokeHttp.postAsync(portA, "/orders/long/pay?millis=3000");
