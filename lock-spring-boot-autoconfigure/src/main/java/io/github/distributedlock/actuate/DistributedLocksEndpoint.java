@@ -122,7 +122,8 @@ public class DistributedLocksEndpoint {
 	 * One held lock.
 	 * @param key the lock key
 	 * @param type the lock type
-	 * @param owner the owner id, {@code <client id>:<thread id>}
+	 * @param owner the owner id: on Redis its acquisition attempt's, {@code <client id>:<thread id>/<attempt>} (or
+	 * {@code <client id>:async-<n>/<attempt>}); see {@link HeldLock#owner()}
 	 * @param holdCount the owner's holds, re-entries included
 	 * @param fencingToken the fencing token of the acquisition
 	 * @param heldSince when it was acquired, ISO-8601
