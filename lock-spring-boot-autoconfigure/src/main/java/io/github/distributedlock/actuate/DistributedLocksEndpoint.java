@@ -25,8 +25,9 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * <li>{@code GET /actuator/distributedlocks}: the locks this instance holds now;</li>
  * <li>{@code GET /actuator/distributedlocks/{key}}: one lock as Redis holds it, whoever holds it;</li>
  * <li>{@code DELETE /actuator/distributedlocks/{key}}: force-releases it, only when
- * {@code distributed-lock.endpoint.force-release-enabled=true} (otherwise 403, the lock untouched). Its holder
- * then loses it: its release throws {@code LockLostException}.</li>
+ * {@code distributed-lock.endpoint.force-release-enabled=true} (otherwise 403, the lock untouched; 409, also
+ * untouched, for a key of another Redis type, which is no lock of this library). Its holder then loses it: its
+ * release throws {@code LockLostException}.</li>
  * </ul>
  * Keys are given without the key prefix and may contain {@code /}. Thread-safe.
  */
