@@ -113,14 +113,18 @@ final class HoldEvents {
 	}
 
 	/**
-	 * A release that could not reach Redis: told as a WARN and to the observer; the caller's work stands.
+	 * A release that could not reach Redis: told as a WARN and to the observer; the caller's work stands, unless
+	 * the hold was lost already, which the WARN then says instead.
 	 * @param hold the hold whose release failed
 	 * @param failure why
 	 */
 	void releaseFailed(Hold hold, RuntimeException failure) {
+		String lostReason = hold.lostReason;
 		logger.warn("Could not release lock '" + hold.id.key() + "' (" + hold.id.type() + ") of " + hold.owner + " ("
-				+ failure.getMessage() + "); the work under it completed and stands; the release is retried while "
-				+ "its lease of " + hold.leaseMillis + " ms lasts, else the lock ends with it");
+				+ failure.getMessage() + "); " + ((lostReason != null) ? "it was lost already (" + lostReason
+						+ "), and its holder was told so" : "the work under it completed and stands")
+				+ "; the release is retried while its lease of " + hold.leaseMillis + " ms lasts, else the lock ends "
+				+ "with it");
 		try {
 			this.observer.releaseFailed(hold.id.key(), hold.id.type(), hold.permits);
 		}
