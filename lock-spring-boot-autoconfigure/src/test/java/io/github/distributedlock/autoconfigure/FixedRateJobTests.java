@@ -68,7 +68,7 @@ class FixedRateJobTests {
 		List<Long> starts = runTwentyPeriods(HeldJob.class);
 		assertThat(starts).as("runs in %d periods of %d ms", PERIODS, PERIOD_MILLIS)
 			.hasSizeGreaterThanOrEqualTo(PERIODS - 2)
-			.hasSizeLessThanOrEqualTo(PERIODS + 1);
+			.hasSizeLessThanOrEqualTo(PERIODS + 2);
 		// a run holds the lock 400 ms at least, so no other run starts within that, on either instance
 		assertThat(gapsMillis(starts)).allSatisfy((gap) -> assertThat(gap).isGreaterThanOrEqualTo(350));
 	}
