@@ -179,6 +179,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 			if (operation != null && found.putIfAbsent(operation.description(), operation) == null) {
 				checkReturnKind(beanName, operation);
 				ScheduledLockLog.warnIfWaits(beanName, operation);
+				ScheduledLockLog.warnIfOwnPhase(beanName, operation);
 			}
 		}
 	}
