@@ -9,10 +9,13 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.HeldLock;
+import io.github.distributedlock.core.LockCapabilities;
+import io.github.distributedlock.core.LockCapability;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.redis.Hold.HoldId;
 import org.jspecify.annotations.Nullable;
 
@@ -47,6 +50,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	/** Default of {@code distributed-lock.sync-timeout}: how long an acquisition waits for replicas. */
 	public static final Duration DEFAULT_SYNC_TIMEOUT = Duration.ofMillis(100);
+
+	private static final LockCapabilities CAPABILITIES = LockCapabilities.of("redis", LockCapability.READ_WRITE,
+			LockCapability.SEMAPHORES, LockCapability.ASYNC, LockCapability.MINIMUM_HOLD);
 
 	/** Default of {@link #setShutdownTimeout(Duration)}. */
 	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
@@ -193,41 +199,30 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * {@inheritDoc} Waits for the non-blocking acquisition; an interrupt (when {@code interruptible}) gives it
-	 * up, unless the lock was acquired at that moment (then the handle is returned with the interrupt status
-	 * set).
-	 * @throws IllegalStateException if the lock's key is held as the other kind of lock (reentrant vs
-	 * read/write)
+	 * {@inheritDoc} Everything: read/write locks, semaphores, asynchronous acquisitions, minimum holds.
 	 */
 	@Override
-	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		return acquire(key, type, 1, lease, autoRenew, holdAtLeast, timeout, interruptible);
+	public LockCapabilities capabilities() {
+		return CAPABILITIES;
 	}
 
 	/**
-	 * {@inheritDoc} A semaphore's waiters queue in Redis, first come, first served across instances.
-	 * @throws IllegalStateException if the lock's key is held as another kind of lock or with another permit
-	 * count
+	 * {@inheritDoc} Waits for the non-blocking acquisition; an interrupt (when interruptible) gives it up, unless
+	 * the lock was acquired at that moment (then the handle is returned with the interrupt status set). A
+	 * semaphore's waiters queue in Redis, first come, first served across instances.
 	 */
 	@Override
-	public @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
+	public @Nullable LockHandle acquire(LockRequest request) throws InterruptedException {
+		request.checkCallingThread();
 		ClientParts parts = this.parts;
-		Hold hold = start(parts, key, type, permits, lease, autoRenew, holdAtLeast, timeout,
-				Thread.currentThread().getId(), Thread.currentThread()).await(interruptible);
-		return (hold != null) ? RedisLockHandle.open(parts.releaser, hold) : null;
-	}
-
-	/**
-	 * {@inheritDoc} The hold belongs to the calling thread (see the class description).
-	 * @throws IllegalStateException if the lock's key is held as the other kind of lock
-	 */
-	@Override
-	public boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
-			boolean interruptible) throws InterruptedException {
-		return start(this.parts, key, type, 1, lease, autoRenew, Duration.ZERO, timeout,
-				Thread.currentThread().getId(), Thread.currentThread()).await(interruptible) != null;
+		parts.checkOpen();
+		Thread thread = Thread.currentThread();
+		Hold hold = parts.acquirer.acquire(request, thread.getId(), thread).await(request.interruptible());
+		if (hold == null) {
+			return null;
+		}
+		return request.releasedByThread() ? RedisLockHandle.ofThread(parts.releaser, hold)
+				: RedisLockHandle.open(parts.releaser, hold);
 	}
 
 	@Override
@@ -239,36 +234,17 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * {@inheritDoc} On Lettuce the future completes on one of its I/O threads.
 	 */
 	@Override
-	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
-			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		return acquireAsync(key, type, 1, lease, autoRenew, holdAtLeast, timeout, owner);
-	}
-
-	/**
-	 * {@inheritDoc} On Lettuce the future completes on one of its I/O threads.
-	 */
-	@Override
-	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, int permits,
-			Duration lease, boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		if (owner >= 0) {
-			return CompletableFuture.failedFuture(
-					new IllegalArgumentException("Owner " + owner + " is not from newAsyncOwner()"));
-		}
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(LockRequest request) {
 		ClientParts parts = this.parts;
 		Acquisition acquisition;
 		try {
-			acquisition = start(parts, key, type, permits, lease, autoRenew, holdAtLeast, timeout, owner, null);
+			parts.checkOpen();
+			acquisition = parts.acquirer.acquire(request, request.asyncOwner(), null);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
 		}
 		return RedisLockHandle.whenAcquired(acquisition, parts.releaser);
-	}
-
-	private static Acquisition start(ClientParts parts, String key, LockType type, int permits, Duration lease,
-			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner, @Nullable Thread thread) {
-		parts.checkOpen();
-		return parts.acquirer.acquire(key, type, permits, lease, autoRenew, holdAtLeast, timeout, owner, thread);
 	}
 
 	@Override

@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.Owners;
 import java.io.IOException;
 import java.time.Duration;
@@ -139,7 +140,8 @@ class RedisLockClientTests {
 		String earlier = Owners.prefix(this.client) + "0";
 		redis.opsForHash().put(redisKey(), earlier, "1");
 		redis.expire(redisKey(), Duration.ofSeconds(30));
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isFalse();
 		assertThat(redis.<String, String>opsForHash().entries(redisKey())).containsOnlyKeys(earlier);
 		redis.delete(redisKey());
@@ -147,12 +149,14 @@ class RedisLockClientTests {
 
 	@Test
 	void aReentryLateInAHardLeaseExtendsItInRedis() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(2400), false, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(2400)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		// past two thirds of the lease (1.6 s) the client no longer trusts its own count alone; 0.7 s are left
 		// for the re-entry on a loaded machine
 		await().pollDelay(Duration.ofMillis(1700)).atMost(Duration.ofSeconds(3)).until(() -> true);
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(2400), false, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(2400)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		assertThat(redis.opsForHash().get(redisKey(), owner(this.client))).isEqualTo("2");
 		// a lease from the re-entry, not the 0.7 s left of the first one
@@ -164,7 +168,8 @@ class RedisLockClientTests {
 
 	@Test
 	void aLocalHolderOverrunningItsHardLeaseDoesNotBlockTheOtherThreadsOfItsInstance() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), false, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(300)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		try {
@@ -568,7 +573,8 @@ class RedisLockClientTests {
 
 	@Test
 	void theWatchdogKeepsTheLockPastItsLease() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), true, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(300)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		String owner = owner(this.client);
 		// four leases long, the lock must stay ours the whole time
@@ -581,14 +587,16 @@ class RedisLockClientTests {
 
 	@Test
 	void aHardLeaseRunsOutAndTheLateReleaseLeavesTheNextHolderAlone() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(200), false, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(200)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		RedisLockClient next = newClient();
 		AtomicReference<String> nextOwner = new AtomicReference<>();
 		Thread nextHolder = new Thread(() -> {
 			try {
-				assertThat(next.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true,
-						Duration.ofSeconds(5), false)).isTrue();
+				assertThat((next.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30))
+						.timeout(Duration.ofSeconds(5)).interruptible(false).releasedByThread()
+						.build()) != null)).isTrue();
 				nextOwner.set(owner(next));
 			}
 			catch (InterruptedException ex) {
@@ -629,11 +637,13 @@ class RedisLockClientTests {
 
 	@Test
 	void theWatchdogNeverExtendsALockThatWasTakenOver() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), true, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(300)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		redis.delete(redisKey());
 		RedisLockClient next = newClient();
-		assertThat(next.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), false, Duration.ZERO, false))
+		assertThat((next.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(300)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		String nextOwner = Owners.current(next);
 		// the old holder's watchdog keeps ticking, but must neither extend nor touch the new lock
@@ -647,7 +657,8 @@ class RedisLockClientTests {
 
 	@Test
 	void closingTheClientReleasesWhatItHolds() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		this.client.close();
 		assertThat(redis.hasKey(redisKey())).isFalse();
