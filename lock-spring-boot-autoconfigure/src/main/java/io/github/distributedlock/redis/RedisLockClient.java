@@ -3,7 +3,6 @@ package io.github.distributedlock.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -57,25 +56,15 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	/** Default of {@link #setShutdownTimeout(Duration)}. */
 	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
-	private final RedisConnectionFactory connectionFactory;
-
 	private final String keyPrefix;
 
 	private final String channel;
 
-	private final int syncReplicas;
-
-	private final Duration syncTimeout;
-
-	/** The parts of the current run: made anew by {@link #start()} after a {@link #stop()} (a restart). */
-	private volatile ClientParts parts;
-
-	private volatile LockObserver observer = LockObserver.NONE;
+	/** The current run, and the restarts and the graceful stop. */
+	private final ClientRuns runs;
 
 	/** Numbers the owners that are not threads. */
 	private final AtomicLong asyncOwners = new AtomicLong();
-
-	private volatile Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
 
 	/**
 	 * Creates a client without replica sync and subscribes to release notifications. Redis being unreachable
@@ -104,21 +93,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, int syncReplicas,
 			Duration syncTimeout) {
-		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-		ReplicaSync replicaSync = ReplicaSync.of(connectionFactory, syncReplicas, syncTimeout);
-		this.syncReplicas = syncReplicas;
-		this.syncTimeout = syncTimeout;
 		this.channel = channel(keyPrefix);
-		this.parts = newParts(replicaSync);
-	}
-
-	/** Makes the parts of a run, under a new client id: nothing of an earlier run can be taken for its own. */
-	private ClientParts newParts(@Nullable ReplicaSync replicaSync) {
-		ClientParts parts = new ClientParts(this.connectionFactory, this.keyPrefix, UUID.randomUUID().toString(),
-				this.channel, replicaSync);
-		parts.events.setObserver(this.observer);
-		return parts;
+		this.runs = new ClientRuns(connectionFactory, keyPrefix, this.channel, syncReplicas, syncTimeout);
 	}
 
 	/**
@@ -128,11 +106,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @throws IllegalArgumentException if negative
 	 */
 	public void setShutdownTimeout(Duration shutdownTimeout) {
-		Objects.requireNonNull(shutdownTimeout, "shutdownTimeout must not be null");
-		if (shutdownTimeout.isNegative()) {
-			throw new IllegalArgumentException("The shutdown timeout must not be negative, was " + shutdownTimeout);
-		}
-		this.shutdownTimeout = shutdownTimeout;
+		this.runs.setShutdownTimeout(shutdownTimeout);
 	}
 
 	/**
@@ -140,14 +114,13 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * {@link LockObserver#NONE} by default. Acquisitions and releases are also logged at DEBUG, losses at WARN.
 	 * @param observer the observer; {@link LockObserver#of} combines several
 	 */
-	public synchronized void setLockObserver(LockObserver observer) {
-		this.observer = Objects.requireNonNull(observer, "observer must not be null");
-		this.parts.events.setObserver(observer);
+	public void setLockObserver(LockObserver observer) {
+		this.runs.setObserver(observer);
 	}
 
 	@Override
 	public List<HeldLock> heldLocks() {
-		return this.parts.heldLocks();
+		return this.runs.current().heldLocks();
 	}
 
 	/**
@@ -155,7 +128,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public String getClientId() {
-		return this.parts.clientId;
+		return this.runs.current().clientId;
 	}
 
 	/**
@@ -163,7 +136,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @return the number of replicas; 0 when replica sync is off
 	 */
 	public int getSyncReplicas() {
-		return this.syncReplicas;
+		return this.runs.syncReplicas();
 	}
 
 	/**
@@ -171,7 +144,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @return the sync timeout; unused when replica sync is off
 	 */
 	public Duration getSyncTimeout() {
-		return this.syncTimeout;
+		return this.runs.syncTimeout();
 	}
 
 	/**
@@ -214,7 +187,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	@Override
 	public @Nullable LockHandle acquire(LockRequest request) throws InterruptedException {
 		request.checkCallingThread();
-		ClientParts parts = this.parts;
+		ClientParts parts = this.runs.current();
 		parts.checkOpen();
 		Thread thread = Thread.currentThread();
 		Hold hold = parts.acquirer.acquire(request, thread.getId(), thread).await(request.interruptible());
@@ -235,7 +208,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public CompletableFuture<@Nullable LockHandle> acquireAsync(LockRequest request) {
-		ClientParts parts = this.parts;
+		ClientParts parts = this.runs.current();
 		Acquisition acquisition;
 		try {
 			parts.checkOpen();
@@ -249,7 +222,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	@Override
 	public void release(String key, LockType type) {
-		ClientParts parts = this.parts;
+		ClientParts parts = this.runs.current();
 		Hold hold = parts.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
 		if (hold == null) {
 			throw new IllegalMonitorStateException(
@@ -259,32 +232,11 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Returns how many lock keys have local waiters right now; for tests and diagnostics.
-	 * @return the number of keys with at least one waiting owner
+	 * Returns what tests and diagnostics read of the current run (local waiters, queues, loss reasons).
+	 * @return a probe of the current run
 	 */
-	int waitingKeys() {
-		return this.parts.notifications.waitingKeys();
-	}
-
-	/**
-	 * Returns how many owners of this client wait in the local queue of an exclusive lock, behind the one
-	 * that holds it or acquires it in Redis; for tests and diagnostics.
-	 * @param key the lock key
-	 * @param type {@link LockType#REENTRANT} or {@link LockType#WRITE}
-	 * @return the number of owners queued locally
-	 */
-	int queuedThreads(String key, LockType type) {
-		return this.parts.queuedOwners(this.keyPrefix + key, type);
-	}
-
-	/**
-	 * Returns how many owners of this client wait in the local queue of a reentrant lock; for tests and
-	 * diagnostics.
-	 * @param key the lock key
-	 * @return the number of owners queued locally
-	 */
-	int queuedThreads(String key) {
-		return queuedThreads(key, LockType.REENTRANT);
+	ClientProbe probe() {
+		return new ClientProbe(this.runs.current(), this.keyPrefix);
 	}
 
 	/**
@@ -293,24 +245,12 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @return {@code true} while the pub/sub subscription is up
 	 */
 	public boolean isListening() {
-		return this.parts.notifications.isListening();
-	}
-
-	/**
-	 * Returns why a hold of the calling thread was lost, as far as this client knows yet; for tests and
-	 * diagnostics.
-	 * @param key the lock key
-	 * @param type the lock type
-	 * @return the reason, or {@code null} if the thread holds no such lock or it is not known to be lost
-	 */
-	@Nullable String lostReason(String key, LockType type) {
-		Hold hold = this.parts.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
-		return (hold != null) ? hold.lostReason : null;
+		return this.runs.current().notifications.isListening();
 	}
 
 	@Override
 	public boolean isHeldByCurrentThread(String key, LockType type) {
-		return this.parts.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
+		return this.runs.current().holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
 	}
 
 	/**
@@ -321,7 +261,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public void close() {
-		this.parts.close();
+		this.runs.current().close();
 	}
 
 	/**
@@ -331,10 +271,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @throws IllegalArgumentException if replica sync is on and can no longer be set up (see the constructor)
 	 */
 	@Override
-	public synchronized void start() {
-		if (this.parts.closed.get()) {
-			this.parts = newParts(ReplicaSync.of(this.connectionFactory, this.syncReplicas, this.syncTimeout));
-		}
+	public void start() {
+		this.runs.restart();
 	}
 
 	/**
@@ -345,11 +283,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public void stop() {
-		ClientParts parts = this.parts;
-		if (!parts.closed.get()) {
-			parts.shutdownGrace.await(this.shutdownTimeout);
-			parts.close();
-		}
+		this.runs.stop();
 	}
 
 	/**
@@ -358,7 +292,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public boolean isRunning() {
-		return !this.parts.closed.get();
+		return !this.runs.current().closed.get();
 	}
 
 	/**

@@ -86,7 +86,7 @@ class ConnectionFaultTests {
 					.atMost(lease.multipliedBy(3))
 					.until(() -> server.admin().hexists(client.redisKey(key), owner));
 			}
-			assertThat(client.lostReason(key, LockType.REENTRANT)).isNull();
+			assertThat(client.probe().lostReason(key, LockType.REENTRANT)).isNull();
 			client.release(key, LockType.REENTRANT);
 			assertThat(server.admin().exists(client.redisKey(key))).isZero();
 		});
@@ -208,12 +208,12 @@ class ConnectionFaultTests {
 				// are told, and a LockLostEvent is published, before the holder releases
 				await().pollInSameThread()
 					.atMost(Duration.ofSeconds(10))
-					.until(() -> cutOffClient.lostReason(key, LockType.REENTRANT) != null);
+					.until(() -> cutOffClient.probe().lostReason(key, LockType.REENTRANT) != null);
 				await("the loss told to the observer and published as a LockLostEvent, before the release")
 					.atMost(Duration.ofSeconds(5))
 					.until(() -> told.things().size() >= 2);
 				assertThat(told.things()).containsExactlyInAnyOrder("lost " + key, "LockLostEvent " + key);
-				assertThat(told.reasons()).containsExactly(cutOffClient.lostReason(key, LockType.REENTRANT));
+				assertThat(told.reasons()).containsExactly(cutOffClient.probe().lostReason(key, LockType.REENTRANT));
 				proxy.heal();
 
 				// its late write, sent when the network is back, is refused by the new holder's greater token
@@ -249,7 +249,7 @@ class ConnectionFaultTests {
 				.execute(LockDefinition.builder(held).acquireTimeout(acquireTimeout).build(), () -> "acquired"),
 					DistributedLockException.class));
 			await().atMost(Duration.ofSeconds(5)).until(() -> holder.isListening()
-					&& ((RedisLockClient) template(second).getClient()).waitingKeys() == 1);
+					&& ((RedisLockClient) template(second).getClient()).probe().waitingKeys() == 1);
 
 			server.freeze();
 			try {
@@ -278,7 +278,7 @@ class ConnectionFaultTests {
 			System.out.println("[faults] Redis resumed: first acquisition after "
 					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resumedAt) + " ms");
 			// the lock held across the freeze is still its holder's
-			assertThat(holder.lostReason(held, LockType.REENTRANT)).isNull();
+			assertThat(holder.probe().lostReason(held, LockType.REENTRANT)).isNull();
 			holder.release(held, LockType.REENTRANT);
 		});
 	}

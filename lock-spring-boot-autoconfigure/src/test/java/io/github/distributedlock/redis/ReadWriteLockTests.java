@@ -346,7 +346,7 @@ class ReadWriteLockTests {
 					}));
 				}
 				assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
-				await().atMost(Duration.ofSeconds(5)).until(() -> this.clients.get(1).waitingKeys() == 1);
+				await().atMost(Duration.ofSeconds(5)).until(() -> this.clients.get(1).probe().waitingKeys() == 1);
 				long releasedAt = System.nanoTime();
 				writer.close();
 				for (Future<?> future : futures) {

@@ -96,7 +96,7 @@ class RedisFailureTests {
 		this.server.kill();
 		this.server.restart();
 		// the new, empty Redis knows nothing of the lock: the watchdog must find that out
-		await().pollInSameThread().atMost(Duration.ofSeconds(20)).until(() -> this.client.lostReason(this.key, LockType.REENTRANT) != null);
+		await().pollInSameThread().atMost(Duration.ofSeconds(20)).until(() -> this.client.probe().lostReason(this.key, LockType.REENTRANT) != null);
 		assertThatThrownBy(() -> this.client.release(this.key, LockType.REENTRANT)).isInstanceOf(LockLostException.class);
 	}
 

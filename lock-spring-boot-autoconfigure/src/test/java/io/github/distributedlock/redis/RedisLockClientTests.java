@@ -292,7 +292,7 @@ class RedisLockClientTests {
 			ExecutorService pool = Executors.newSingleThreadExecutor();
 			try {
 				Future<Long> acquiredAt = pool.submit(() -> waiterTemplate.execute(this.key, System::nanoTime));
-				await().atMost(Duration.ofSeconds(5)).until(() -> otherInstance.waitingKeys() == 1);
+				await().atMost(Duration.ofSeconds(5)).until(() -> otherInstance.probe().waitingKeys() == 1);
 				long releasedAt = System.nanoTime();
 				holder.close();
 				long latency = acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt;
@@ -339,7 +339,7 @@ class RedisLockClientTests {
 		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
 			Future<Map<String, String>> next = pool.submit(() -> this.template.execute(this.key,
 					() -> Map.of(owner(this.client), redis.<String, String>opsForHash().get(redisKey(), owner(this.client)))));
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 1);
 			long before = scriptCalls();
 			holder.close();
 			Map<String, String> seenByNext = next.get(10, TimeUnit.SECONDS);
@@ -351,7 +351,7 @@ class RedisLockClientTests {
 			pool.shutdownNow();
 		}
 		assertThat(redis.hasKey(redisKey())).isFalse();
-		assertThat(this.client.queuedThreads(this.key)).isZero();
+		assertThat(this.client.probe().queuedThreads(this.key)).isZero();
 	}
 
 	@Test
@@ -366,12 +366,12 @@ class RedisLockClientTests {
 				lock.unlock();
 				return null;
 			});
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 2);
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 2);
 			Future<String> patient = pool.submit(() -> this.template.execute(this.key, () -> "patient"));
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 3);
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 3);
 			interrupted.cancel(true);
 			assertThat(timesOut.get(5, TimeUnit.SECONDS)).isFalse();
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 1);
 			assertThat(patient.isDone()).as("the holder still holds the lock").isFalse();
 			holder.close();
 			assertThat(patient.get(10, TimeUnit.SECONDS)).isEqualTo("patient");
@@ -395,7 +395,7 @@ class RedisLockClientTests {
 		Concurrently.run(3, 60, (thread) -> {
 			if (thread == 2) {
 				try {
-					await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 1);
+					await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 1);
 					other.execute(this.key, () -> otherGotIt.getAndSet(true));
 				}
 				finally {
@@ -412,7 +412,7 @@ class RedisLockClientTests {
 					inside.decrementAndGet();
 					// so that every release finds the other local thread queued, to hand the lock to
 					await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
-						.until(() -> this.client.queuedThreads(this.key) == 1 || otherDone.get());
+						.until(() -> this.client.probe().queuedThreads(this.key) == 1 || otherDone.get());
 					return null;
 				});
 			}
