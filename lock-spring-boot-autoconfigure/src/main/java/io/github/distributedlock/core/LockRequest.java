@@ -59,23 +59,16 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 	 * and yet released by its thread; the message names the key
 	 */
 	public LockRequest {
-		Objects.requireNonNull(key, "key must not be null");
+		LockValueChecks.key(key);
 		Objects.requireNonNull(type, "type must not be null");
 		Objects.requireNonNull(lease, "lease must not be null");
 		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
 		Objects.requireNonNull(onLost, "onLost must not be null");
-		if (key.isBlank()) {
-			throw new IllegalArgumentException("The lock key must not be blank");
-		}
 		String what = "lock '" + key + "'";
-		LockDefinition.checkLease(lease, autoRenew, "lease of " + what);
-		LockDefinition.checkPermits(permits, type, what);
-		if (holdAtLeast.isNegative()) {
-			throw new IllegalArgumentException("The minimum hold of " + what + " must not be negative, was " + holdAtLeast);
-		}
-		if (timeout != null && timeout.isNegative()) {
-			throw new IllegalArgumentException("The timeout of " + what + " must not be negative, was " + timeout);
-		}
+		LockValueChecks.lease(lease, autoRenew, "lease of " + what);
+		LockValueChecks.permits(permits, type, what);
+		LockValueChecks.notNegative(holdAtLeast, "Minimum hold (holdAtLeast)", key);
+		LockValueChecks.notNegative(timeout, "Timeout", key);
 		if (owner > 0 || (owner < 0 && releasedByThread)) {
 			throw new IllegalArgumentException("The owner of " + what + " must be CALLING_THREAD or one from "
 					+ "newAsyncOwner() (negative), and only the calling thread releases by thread, was " + owner
