@@ -16,6 +16,8 @@ public record LockCapabilities(String store, Set<LockCapability> supported) {
 
 	/**
 	 * Checks and copies the values.
+	 * @param store the store's name
+	 * @param supported what it supports
 	 * @throws IllegalArgumentException if {@code store} is blank
 	 */
 	public LockCapabilities {

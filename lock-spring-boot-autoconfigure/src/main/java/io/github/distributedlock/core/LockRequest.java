@@ -53,6 +53,17 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 
 	/**
 	 * Checks the request; {@link #builder(String)} is the usual way to make one.
+	 * @param key the lock key
+	 * @param type the lock type
+	 * @param permits the permit count
+	 * @param lease the lease
+	 * @param autoRenew whether the lease is renewed
+	 * @param holdAtLeast the minimum hold
+	 * @param onLost what a loss does to the work
+	 * @param timeout how long to wait, {@code null} without limit
+	 * @param interruptible whether an interrupt ends a blocking wait
+	 * @param owner {@link #CALLING_THREAD} or an owner from {@link LockClient#newAsyncOwner()}
+	 * @param releasedByThread whether the owning thread releases the hold
 	 * @throws IllegalArgumentException if the key is blank, the lease is out of range
 	 * ({@link LockDefinition#checkLease}), the permits are ({@link LockDefinition#checkPermits}), the timeout or
 	 * minimum hold is negative, or the owner is neither {@link #CALLING_THREAD} nor negative, or is not a thread
