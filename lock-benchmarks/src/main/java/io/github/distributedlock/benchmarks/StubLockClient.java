@@ -1,11 +1,12 @@
 package io.github.distributedlock.benchmarks;
 
-import java.time.Duration;
-
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.LockCapabilities;
+import io.github.distributedlock.core.LockCapability;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.core.LockRequest;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,6 +15,9 @@ import org.jspecify.annotations.Nullable;
  * a call without the Redis round trip that hides it. Not a lock: for benchmarks only, one thread.
  */
 final class StubLockClient implements LockClient {
+
+	private static final LockCapabilities CAPABILITIES = LockCapabilities.of("stub", LockCapability.READ_WRITE,
+			LockCapability.MINIMUM_HOLD);
 
 	private final LockObserver observer;
 
@@ -27,8 +31,14 @@ final class StubLockClient implements LockClient {
 	}
 
 	@Override
-	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) {
+	public LockCapabilities capabilities() {
+		return CAPABILITIES;
+	}
+
+	@Override
+	public @Nullable LockHandle acquire(LockRequest request) {
+		String key = request.key();
+		LockType type = request.type();
 		long acquiredAt = System.nanoTime();
 		this.observer.acquired(key, type);
 		return new LockHandle() {

@@ -15,6 +15,7 @@ import java.util.concurrent.CompletionStage;
 
 import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -44,9 +45,11 @@ import org.springframework.util.ReflectionUtils;
  * and a reactive Redis connection, as Lettuce has; not Jedis): without one the startup fails. Logged at WARN: a
  * method whose return type completes later but is neither a {@link CompletionStage}/{@code CompletableFuture}
  * nor a {@code Mono}/{@code Flux} (its lock is held only until the method returns), and a private or static
- * method, which no proxy reaches, so it is never locked. One INFO line lists the {@code @Scheduled} methods
- * under a lock and what an instance that loses does; a WARN names one that waits for its lock (an explicit
- * {@code acquireTimeout}), as its losers then run the job again.
+ * method, which no proxy reaches, so it is never locked. A method that asks the lock store (the
+ * {@link LockClient} bean) for what it does not support (read/write locks, semaphores, asynchronous
+ * acquisitions, a minimum hold: {@link LockClient#capabilities()}) fails the startup, naming the store. One INFO
+ * line lists the {@code @Scheduled} methods under a lock and what an instance that loses does; a WARN names one
+ * that waits for its lock (an explicit {@code acquireTimeout}), as its losers then run the job again.
  * <p>
  * Runs once per context; its results are safe to read from any thread afterwards.
  */
@@ -178,6 +181,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 			}
 			if (operation != null && found.putIfAbsent(operation.description(), operation) == null) {
 				checkReturnKind(beanName, operation);
+				checkStore(beanName, operation);
 				ScheduledLockLog.warnIfWaits(beanName, operation);
 				ScheduledLockLog.warnIfOwnPhase(beanName, operation);
 			}
@@ -215,6 +219,20 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 							+ "connection (Lettuce); Jedis (spring.data.redis.client-type=jedis) has none",
 					"Use Lettuce (the starter's default client), or return a plain value or a CompletionStage.", null)
 				.forBean(beanName);
+		}
+	}
+
+	/** Checks the operation against the store's capabilities, when the context has one store. */
+	private void checkStore(String beanName, LockOperation operation) {
+		ConfigurableListableBeanFactory factory = this.beanFactory;
+		LockClient client = (factory != null) ? factory.getBeanProvider(LockClient.class).getIfUnique() : null;
+		if (client != null) {
+			try {
+				StoreCapabilityCheck.check(operation, client.capabilities());
+			}
+			catch (InvalidLockAnnotationException ex) {
+				throw ex.forBean(beanName);
+			}
 		}
 	}
 

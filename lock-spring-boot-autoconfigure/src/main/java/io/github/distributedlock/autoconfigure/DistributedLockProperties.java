@@ -140,16 +140,7 @@ public class DistributedLockProperties {
 	 * @throws InvalidLockPropertyException if the lease is shorter; the message names the property
 	 */
 	public void setLease(Duration lease) {
-		Objects.requireNonNull(lease, "lease must not be null");
-		try {
-			LockDefinition.checkLease(lease, true, "default lease (distributed-lock.lease)");
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidLockPropertyException("distributed-lock.lease", lease, ex.getMessage(),
-					"Set distributed-lock.lease to at least " + LockDefinition.MIN_RENEWABLE_LEASE.toMillis()
-							+ "ms (the watchdog renews a lease every third of it), such as 30s.");
-		}
-		this.lease = lease;
+		this.lease = LockPropertyChecks.lease(lease);
 	}
 
 	/**
@@ -166,14 +157,7 @@ public class DistributedLockProperties {
 	 * @throws InvalidLockPropertyException if the timeout is negative
 	 */
 	public void setAcquireTimeout(Duration acquireTimeout) {
-		Objects.requireNonNull(acquireTimeout, "acquireTimeout must not be null");
-		if (acquireTimeout.isNegative()) {
-			throw new InvalidLockPropertyException("distributed-lock.acquire-timeout", acquireTimeout,
-					"The default acquire timeout (distributed-lock.acquire-timeout) must not be negative, was "
-							+ acquireTimeout,
-					"Set distributed-lock.acquire-timeout to 0 (try once) or a positive duration, such as 5s.");
-		}
-		this.acquireTimeout = acquireTimeout;
+		this.acquireTimeout = LockPropertyChecks.acquireTimeout(acquireTimeout);
 	}
 
 	/**
@@ -190,13 +174,7 @@ public class DistributedLockProperties {
 	 * @throws InvalidLockPropertyException if negative; the message names the property
 	 */
 	public void setSyncReplicas(int syncReplicas) {
-		if (syncReplicas < 0) {
-			throw new InvalidLockPropertyException("distributed-lock.sync-replicas", syncReplicas,
-					"The number of replicas to sync each acquisition with (distributed-lock.sync-replicas) must not be "
-							+ "negative, was " + syncReplicas,
-					"Set distributed-lock.sync-replicas to 0 (off) or to how many replicas must have a lock, such as 1.");
-		}
-		this.syncReplicas = syncReplicas;
+		this.syncReplicas = LockPropertyChecks.syncReplicas(syncReplicas);
 	}
 
 	/**
@@ -213,14 +191,7 @@ public class DistributedLockProperties {
 	 * @throws InvalidLockPropertyException if shorter; the message names the property
 	 */
 	public void setSyncTimeout(Duration syncTimeout) {
-		Objects.requireNonNull(syncTimeout, "syncTimeout must not be null");
-		if (syncTimeout.toMillis() < 1) {
-			throw new InvalidLockPropertyException("distributed-lock.sync-timeout", syncTimeout,
-					"The replica sync timeout (distributed-lock.sync-timeout) must be at least 1ms (a Redis WAIT of 0 ms "
-							+ "waits for ever), was " + syncTimeout,
-					"Set distributed-lock.sync-timeout to a positive number of milliseconds, such as 100ms.");
-		}
-		this.syncTimeout = syncTimeout;
+		this.syncTimeout = LockPropertyChecks.syncTimeout(syncTimeout);
 	}
 
 	/**

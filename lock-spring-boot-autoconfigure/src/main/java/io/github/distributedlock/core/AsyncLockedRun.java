@@ -47,7 +47,7 @@ final class AsyncLockedRun {
 		long start = System.nanoTime();
 		try {
 			ordered = LockedRun.inLockingOrder(definitions);
-			long owner = acquirer.client().newAsyncOwner();
+			long owner = acquirer.newAsyncOwner();
 			for (LockDefinition definition : ordered) {
 				LockHandle handle = acquire(acquirer.acquireAsync(definition, start, owner), definition, start);
 				if (handle == null) {

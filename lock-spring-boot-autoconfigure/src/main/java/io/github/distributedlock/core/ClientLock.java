@@ -7,6 +7,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
 import io.github.distributedlock.annotation.LockType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link Lock} view of one distributed lock, owned by the thread that locks it. Stateless beyond its key:
@@ -40,7 +41,7 @@ final class ClientLock implements Lock {
 	@Override
 	public void lock() {
 		try {
-			this.client.acquire(this.key, this.type, this.lease, true, null, false);
+			acquire(null, false);
 		}
 		catch (InterruptedException ex) {
 			// not reachable: a non-interruptible acquire never throws it
@@ -54,13 +55,13 @@ final class ClientLock implements Lock {
 		if (Thread.interrupted()) {
 			throw new InterruptedException();
 		}
-		this.client.acquire(this.key, this.type, this.lease, true, null, true);
+		acquire(null, true);
 	}
 
 	@Override
 	public boolean tryLock() {
 		try {
-			return this.client.acquire(this.key, this.type, this.lease, true, Duration.ZERO, false);
+			return acquire(Duration.ZERO, false);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -74,7 +75,25 @@ final class ClientLock implements Lock {
 			throw new InterruptedException();
 		}
 		Duration timeout = Duration.ofNanos(Math.max(0, unit.toNanos(time)));
-		return this.client.acquire(this.key, this.type, this.lease, true, timeout, true);
+		return acquire(timeout, true);
+	}
+
+	/**
+	 * Acquires for the calling thread, which releases it by {@link #unlock()}, after refusing what the store
+	 * lacks.
+	 * @param timeout how long to wait; {@code null} without limit
+	 * @return whether acquired
+	 */
+	private boolean acquire(@Nullable Duration timeout, boolean interruptible) throws InterruptedException {
+		LockRequest request = LockRequest.builder(this.key)
+			.type(this.type)
+			.lease(this.lease)
+			.timeout(timeout)
+			.interruptible(interruptible)
+			.releasedByThread()
+			.build();
+		this.client.capabilities().check(request);
+		return this.client.acquire(request) != null;
 	}
 
 	@Override

@@ -48,10 +48,10 @@ record LockAcquirer(LockClient client, LockDefaults defaults) {
 	 * @throws LockAcquisitionException if interrupted while waiting (the interrupt flag is set again)
 	 */
 	@Nullable LockHandle acquire(LockDefinition definition, long start) {
+		LockRequest request = this.defaults.requestOf(definition, start).build();
+		this.client.capabilities().check(request);
 		try {
-			return this.client.acquire(definition.key(), definition.type(), definition.permits(),
-					this.defaults.leaseOf(definition), definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
-					this.defaults.remainingOf(definition, start), true);
+			return this.client.acquire(request);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -60,14 +60,34 @@ record LockAcquirer(LockClient client, LockDefaults defaults) {
 	}
 
 	/**
-	 * Starts acquiring the lock for {@code owner}, an owner from {@link LockClient#newAsyncOwner()}, within what
-	 * is left of an acquire timeout that started at {@code start}.
-	 * @return completes with the handle, or with {@code null} if not acquired in time
+	 * Returns a new owner for {@link #acquireAsync}, one that is not a thread.
+	 * @throws UnsupportedOperationException if the store has no asynchronous acquisitions (naming the store)
+	 */
+	long newAsyncOwner() {
+		LockCapabilities capabilities = this.client.capabilities();
+		if (!capabilities.supports(LockCapability.ASYNC)) {
+			throw new UnsupportedOperationException("The lock store '" + capabilities.store()
+					+ "' does not support " + LockCapability.ASYNC.description());
+		}
+		return this.client.newAsyncOwner();
+	}
+
+	/**
+	 * Starts acquiring the lock for {@code owner}, an owner from {@link #newAsyncOwner()}, within what is left of
+	 * an acquire timeout that started at {@code start}.
+	 * @return completes with the handle, or with {@code null} if not acquired in time; fails if the store lacks
+	 * what the definition needs
 	 */
 	CompletableFuture<@Nullable LockHandle> acquireAsync(LockDefinition definition, long start, long owner) {
-		return this.client.acquireAsync(definition.key(), definition.type(), definition.permits(),
-				this.defaults.leaseOf(definition), definition.autoRenew(), LockDefaults.holdAtLeastOf(definition),
-				this.defaults.remainingOf(definition, start), owner);
+		LockRequest request;
+		try {
+			request = this.defaults.requestOf(definition, start).owner(owner).build();
+			this.client.capabilities().check(request);
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+		return this.client.acquireAsync(request);
 	}
 
 	/** Whether the work under the definition's lock is stopped when the lock is lost (with the default). */

@@ -1,6 +1,5 @@
 package io.github.distributedlock.core;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -8,12 +7,15 @@ import io.github.distributedlock.annotation.LockType;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The store behind {@link DistributedLockTemplate}: acquires and releases locks on behalf of the calling
- * thread, renews leases and wakes waiters. The Redis implementation is
- * {@code io.github.distributedlock.redis.RedisLockClient}; other stores may implement it.
+ * The store behind {@link DistributedLockTemplate} (the SPI): acquires and releases locks, renews leases and wakes
+ * waiters. Each acquisition is one {@link LockRequest}; what the store supports beyond an exclusive lock is
+ * declared by {@link #capabilities()}, and the templates refuse a request that needs more before it reaches the
+ * store. The Redis implementation is {@code io.github.distributedlock.redis.RedisLockClient}, the in-JVM one
+ * {@code io.github.distributedlock.local.LocalLockClient}; {@code docs/custom-store.md} says how to write one.
+ * A decorator extends {@link ForwardingLockClient} and overrides what it adds to.
  * <p>
- * The owner of a lock is this client (identified by {@link #getClientId()}) together with the calling
- * thread. Implementations are thread-safe.
+ * The owner of a lock is this client (identified by {@link #getClientId()}) together with the calling thread,
+ * or an owner from {@link #newAsyncOwner()}. Implementations are thread-safe.
  */
 public interface LockClient extends AutoCloseable {
 
@@ -24,157 +26,62 @@ public interface LockClient extends AutoCloseable {
 	String getClientId();
 
 	/**
-	 * Acquires a lock for the calling thread, waiting up to {@code timeout}. Reentrant: an owner that holds
-	 * the lock (of the same type) acquires it again at once, and the handle it gets has the outer hold's
-	 * fencing token.
-	 * @param key the lock key, without any store prefix
-	 * @param type the lock type
-	 * @param lease how long the lock lives without renewal; at least 1 ms, and at least
-	 * {@link LockDefinition#MIN_RENEWABLE_LEASE} with {@code autoRenew}
-	 * @param autoRenew whether to renew the lease until the release
-	 * @param holdAtLeast the minimum hold: when the owner's last hold is released sooner than this after the
-	 * lock was acquired, the lock stays taken, by nobody, until then; {@link Duration#ZERO} for none
-	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
-	 * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}; when
-	 * {@code false} the wait goes on and the thread's interrupt flag is set again on return
+	 * Declares what this store supports, and its name for messages; the same value for the client's life.
+	 * @return the capabilities
+	 */
+	LockCapabilities capabilities();
+
+	/**
+	 * Acquires a lock (or a permit of a semaphore) for the calling thread, waiting up to the request's timeout.
+	 * Reentrant: an owner that holds the lock (of the same type) acquires it again at once, and the handle it
+	 * gets has the outer hold's fencing token; a re-entry takes no second permit.
+	 * @param request what to acquire, for {@link LockRequest#CALLING_THREAD}; needs nothing this store lacks
 	 * @return the handle of this hold (its {@link LockHandle#close()} releases it, from any thread), or
 	 * {@code null} if the timeout passed first
-	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
-	 * @throws IllegalArgumentException if the lease is out of range ({@link LockDefinition#checkLease})
+	 * @throws InterruptedException if the request is interruptible and the thread was interrupted while waiting
+	 * @throws IllegalArgumentException if the request's owner is not the calling thread
 	 * @throws IllegalMonitorStateException if the request can never succeed for this owner, such as asking for
 	 * the write side of a read/write lock while holding its read side (an upgrade)
+	 * @throws IllegalStateException if the key is used as another kind of lock, or with another permit count
+	 * (the message names the key)
 	 * @throws DistributedLockException if the store cannot be reached; the lock is then not held
 	 */
-	@Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew, Duration holdAtLeast,
-			@Nullable Duration timeout, boolean interruptible) throws InterruptedException;
-
-	/**
-	 * Acquires a lock or a permit of a semaphore for the calling thread, waiting up to {@code timeout}: as
-	 * {@link #acquire(String, LockType, Duration, boolean, Duration, Duration, boolean)}, with a permit count. With
-	 * {@code permits > 1} the key is a semaphore that up to that many owners hold at once, each with a lease of
-	 * its own; a re-entry by an owner that holds a permit takes no second one. The default implementation
-	 * supports one permit only.
-	 * @param key the lock key, without any store prefix
-	 * @param type the lock type; {@link LockType#REENTRANT} when {@code permits > 1}
-	 * @param permits how many owners may hold the key at once, at least 1
-	 * @param lease how long the hold lives without renewal
-	 * @param autoRenew whether to renew the lease until the release
-	 * @param holdAtLeast the minimum hold; {@link Duration#ZERO} for none
-	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
-	 * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}
-	 * @return the handle of this hold, or {@code null} if the timeout passed first
-	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
-	 * @throws IllegalArgumentException if the lease or the permit count is out of range
-	 * @throws IllegalStateException if the key is used with another permit count, or as another kind of lock
-	 * (the message names the key and both counts)
-	 * @throws UnsupportedOperationException if {@code permits > 1} and this store has no semaphores
-	 * @throws DistributedLockException if the store cannot be reached; the lock is then not held
-	 */
-	default @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
-		if (permits == 1) {
-			return acquire(key, type, lease, autoRenew, holdAtLeast, timeout, interruptible);
-		}
-		throw new UnsupportedOperationException(getClass().getName() + " has no semaphores (permits > 1)");
-	}
-
-	/**
-	 * Acquires a lock for the calling thread without a minimum hold, as
-	 * {@link #acquire(String, LockType, Duration, boolean, Duration, Duration, boolean)} does, for callers that
-	 * release it by thread with {@link #release(String, LockType)}, such as {@link java.util.concurrent.locks.Lock}
-	 * views.
-	 * @param key the lock key, without any store prefix
-	 * @param type the lock type
-	 * @param lease how long the lock lives without renewal
-	 * @param autoRenew whether to renew the lease until the release
-	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
-	 * @param interruptible whether an interrupt ends the wait with {@link InterruptedException}
-	 * @return {@code true} if acquired, {@code false} if the timeout passed first
-	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
-	 * @throws IllegalArgumentException if the lease is out of range
-	 * @throws IllegalMonitorStateException if the request can never succeed for this owner (an upgrade)
-	 * @throws DistributedLockException if the store cannot be reached; the lock is then not held
-	 */
-	default boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
-			boolean interruptible) throws InterruptedException {
-		return acquire(key, type, lease, autoRenew, Duration.ZERO, timeout, interruptible) != null;
-	}
+	@Nullable LockHandle acquire(LockRequest request) throws InterruptedException;
 
 	/**
 	 * Returns a new owner for {@link #acquireAsync}: an owner of locks that is not a thread, such as one call of
 	 * an asynchronous method or one reactive subscription chain. Its holds are released through their handles,
-	 * from any thread.
+	 * from any thread. Only for a store with {@link LockCapability#ASYNC}.
 	 * @return the owner, a negative number (thread owners are thread ids), unique within this client
-	 * @throws UnsupportedOperationException if this client cannot acquire asynchronously (the default)
+	 * @throws UnsupportedOperationException if this store has no asynchronous acquisitions (the default)
 	 */
 	default long newAsyncOwner() {
-		throw new UnsupportedOperationException(getClass().getName() + " cannot acquire locks asynchronously");
+		throw new UnsupportedOperationException("The lock store '" + capabilities().store() + "' cannot acquire locks asynchronously");
 	}
 
 	/**
-	 * Acquires a lock for an owner that is not a thread, without blocking the calling thread: the returned
-	 * future completes when the lock is acquired, on the thread that learnt it (with Redis on Lettuce, one of
-	 * Lettuce's I/O threads: code that follows it must not block). Waiting costs no thread where the store
-	 * allows it (the Redis store on Lettuce). Reentrant per owner: an owner that holds the lock (of the same
-	 * type) gets a handle with the outer hold's fencing token.
+	 * Acquires a lock (or a permit) for an owner that is not a thread, without blocking the calling thread: the
+	 * returned future completes when the lock is acquired, on the thread that learnt it (with Redis on Lettuce,
+	 * one of Lettuce's I/O threads: code that follows it must not block). Reentrant per owner, as
+	 * {@link #acquire} is. Only for a store with {@link LockCapability#ASYNC}.
 	 * <p>
-	 * Cancelling the returned future gives up: the owner leaves the queues it waits in, in this client and in
-	 * Redis, and a lock acquired at the same moment is released.
-	 * @param key the lock key, without any store prefix
-	 * @param type the lock type
-	 * @param lease how long the lock lives without renewal; as for
-	 * {@link #acquire(String, LockType, Duration, boolean, Duration, Duration, boolean)}
-	 * @param autoRenew whether to renew the lease until the release
-	 * @param holdAtLeast the minimum hold; {@link Duration#ZERO} for none
-	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
-	 * @param owner an owner from {@link #newAsyncOwner()}
-	 * @return completes with the handle of this hold, or with {@code null} if the timeout passed first; fails with
-	 * an {@link IllegalArgumentException} for a lease out of range, an {@link IllegalMonitorStateException} for an
-	 * upgrade, a {@link LockLostException} if a re-entry finds the lock lost, a {@link DistributedLockException}
-	 * if the store cannot be reached; never throws
+	 * Cancelling the returned future gives up: the owner leaves the queues it waits in, and a lock acquired at
+	 * the same moment is released.
+	 * @param request what to acquire, for an owner from {@link #newAsyncOwner()}
+	 * @return completes with the handle of this hold, or with {@code null} if the timeout passed first; fails as
+	 * {@link #acquire} throws (an {@link IllegalArgumentException} for an owner that is a thread, a
+	 * {@link LockLostException} if a re-entry finds the lock lost); the default fails with an
+	 * {@link UnsupportedOperationException}; never throws
 	 */
-	default CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
-			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
+	default CompletableFuture<@Nullable LockHandle> acquireAsync(LockRequest request) {
 		return CompletableFuture.failedFuture(new UnsupportedOperationException(
-				getClass().getName() + " cannot acquire locks asynchronously"));
-	}
-
-	/**
-	 * Acquires a lock or a permit of a semaphore for an owner that is not a thread, without blocking the calling
-	 * thread: as {@link #acquireAsync(String, LockType, Duration, boolean, Duration, Duration, long)}, with a
-	 * permit count (see {@link #acquire(String, LockType, int, Duration, boolean, Duration, Duration, boolean)}).
-	 * The default implementation supports one permit only.
-	 * @param key the lock key, without any store prefix
-	 * @param type the lock type; {@link LockType#REENTRANT} when {@code permits > 1}
-	 * @param permits how many owners may hold the key at once, at least 1
-	 * @param lease how long the hold lives without renewal
-	 * @param autoRenew whether to renew the lease until the release
-	 * @param holdAtLeast the minimum hold; {@link Duration#ZERO} for none
-	 * @param timeout how long to wait; {@link Duration#ZERO} tries once; {@code null} waits without limit
-	 * @param owner an owner from {@link #newAsyncOwner()}
-	 * @return completes with the handle, or with {@code null} if the timeout passed first; fails as the
-	 * other {@code acquireAsync} does, with an {@link IllegalStateException} if the key is used with another
-	 * permit count, or an {@link UnsupportedOperationException} if this store has no semaphores; never throws
-	 */
-	default CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, int permits,
-			Duration lease, boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		try {
-			LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
-		}
-		catch (IllegalArgumentException ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		if (permits == 1) {
-			return acquireAsync(key, type, lease, autoRenew, holdAtLeast, timeout, owner);
-		}
-		return CompletableFuture.failedFuture(new UnsupportedOperationException(
-				getClass().getName() + " has no semaphores (permits > 1)"));
+				"The lock store '" + capabilities().store() + "' cannot acquire locks asynchronously"));
 	}
 
 	/**
 	 * Releases one hold of a lock by the calling thread, and frees the lock when no hold is left; what
-	 * {@link java.util.concurrent.locks.Lock#unlock()} does. A {@link LockHandle} is released by its own
+	 * {@link java.util.concurrent.locks.Lock#unlock()} does, for holds acquired with
+	 * {@link LockRequest#releasedByThread()}. A {@link LockHandle} is released by its own
 	 * {@link LockHandle#close()} instead.
 	 * @param key the lock key, without any store prefix
 	 * @param type the lock type it was acquired with

@@ -62,9 +62,15 @@ record LockDefaults(Duration lease, Duration acquireTimeout, OnLockLoss onLost) 
 		return remaining.isNegative() ? Duration.ZERO : remaining;
 	}
 
-	/** The definition's minimum hold, or none. */
-	static Duration holdAtLeastOf(LockDefinition definition) {
-		return (definition.holdAtLeast() != null) ? definition.holdAtLeast() : Duration.ZERO;
+	/**
+	 * The request of a definition, with these defaults for what it leaves out, and what is left of its acquire
+	 * timeout since {@code start} (see {@link #remainingOf}).
+	 */
+	LockRequest.Builder requestOf(LockDefinition definition, long start) {
+		return LockRequest.builder(definition)
+			.lease(leaseOf(definition))
+			.onLost((definition.onLost() != null) ? definition.onLost() : this.onLost)
+			.timeout(remainingOf(definition, start));
 	}
 
 }

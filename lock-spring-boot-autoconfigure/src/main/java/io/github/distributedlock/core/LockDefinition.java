@@ -61,23 +61,14 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	 * @throws NullPointerException if {@code key} or {@code type} is {@code null}
 	 */
 	public LockDefinition {
-		Objects.requireNonNull(key, "Lock key must not be null");
+		LockValueChecks.key(key);
 		Objects.requireNonNull(type, "Lock type must not be null");
-		if (key.isBlank()) {
-			throw new IllegalArgumentException("Lock key must not be blank");
-		}
 		if (lease != null) {
-			checkLease(lease, autoRenew, "lease of lock '" + key + "'");
+			LockValueChecks.lease(lease, autoRenew, "lease of lock '" + key + "'");
 		}
-		if (acquireTimeout != null && acquireTimeout.isNegative()) {
-			throw new IllegalArgumentException(
-					"Acquire timeout of lock '" + key + "' must not be negative, was " + acquireTimeout);
-		}
-		if (holdAtLeast != null && holdAtLeast.isNegative()) {
-			throw new IllegalArgumentException(
-					"Minimum hold (holdAtLeast) of lock '" + key + "' must not be negative, was " + holdAtLeast);
-		}
-		checkPermits(permits, type, "lock '" + key + "'");
+		LockValueChecks.notNegative(acquireTimeout, "Acquire timeout", key);
+		LockValueChecks.notNegative(holdAtLeast, "Minimum hold (holdAtLeast)", key);
+		LockValueChecks.permits(permits, type, "lock '" + key + "'");
 	}
 
 	/**
@@ -154,17 +145,7 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	 * {@link #MIN_RENEWABLE_LEASE} while auto-renewed
 	 */
 	public static void checkLease(Duration lease, boolean autoRenew, String what) {
-		if (lease.isNegative() || lease.isZero()) {
-			throw new IllegalArgumentException("The " + what + " must be positive, was " + lease);
-		}
-		if (lease.toMillis() < 1) {
-			throw new IllegalArgumentException("The " + what + " must be at least 1 ms, was " + lease);
-		}
-		if (autoRenew && lease.compareTo(MIN_RENEWABLE_LEASE) < 0) {
-			throw new IllegalArgumentException("The " + what + " is too short to renew: " + lease.toMillis()
-					+ " ms; an auto-renewed lease must be at least " + MIN_RENEWABLE_LEASE.toMillis()
-					+ " ms (or turn auto-renew off for a hard lease)");
-		}
+		LockValueChecks.lease(lease, autoRenew, what);
 	}
 
 	/**
@@ -184,14 +165,7 @@ public record LockDefinition(String key, LockType type, @Nullable Duration lease
 	 * {@link LockType#REENTRANT}
 	 */
 	public static void checkPermits(int permits, LockType type, String what) {
-		if (permits < 1) {
-			throw new IllegalArgumentException("The permits of " + what + " must be at least 1, was " + permits
-					+ " (1 is a lock; more make a semaphore that so many owners hold at once)");
-		}
-		if (permits > 1 && type != LockType.REENTRANT) {
-			throw new IllegalArgumentException("A semaphore (permits = " + permits + ") must be of type REENTRANT, "
-					+ what + " is " + type + "; read/write locks have no permits");
-		}
+		LockValueChecks.permits(permits, type, what);
 	}
 
 	/**

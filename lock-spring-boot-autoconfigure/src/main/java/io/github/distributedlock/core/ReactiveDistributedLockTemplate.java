@@ -223,7 +223,7 @@ public class ReactiveDistributedLockTemplate {
 	/** The chain's owner, or a new one for a chain that holds no lock of this template yet. */
 	private long owner(reactor.util.context.ContextView context) {
 		Long owner = context.getOrDefault(OWNER, null);
-		return (owner != null) ? owner : this.acquirer.client().newAsyncOwner();
+		return (owner != null) ? owner : this.acquirer.newAsyncOwner();
 	}
 
 	private static Context inLock(long owner, List<LockHandle> held) {

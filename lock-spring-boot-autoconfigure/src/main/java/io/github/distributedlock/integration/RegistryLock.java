@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
-import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockRequest;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.integration.support.locks.DistributedLock;
@@ -64,7 +64,7 @@ final class RegistryLock implements DistributedLock {
 	public void lock(Duration ttl) {
 		Objects.requireNonNull(ttl, "ttl must not be null");
 		try {
-			this.client.acquire(this.key, LockType.REENTRANT, ttl, true, null, false);
+			acquire(ttl, null, false);
 		}
 		catch (InterruptedException ex) {
 			// not reachable: a non-interruptible acquire never throws it
@@ -89,7 +89,18 @@ final class RegistryLock implements DistributedLock {
 			throw new InterruptedException();
 		}
 		Duration timeout = waitTime.isNegative() ? Duration.ZERO : waitTime;
-		return this.client.acquire(this.key, LockType.REENTRANT, ttl, true, timeout, true);
+		return acquire(ttl, timeout, true);
+	}
+
+	/** Acquires for the calling thread, which releases it by {@link #unlock()}; {@code null} waits without limit. */
+	private boolean acquire(Duration ttl, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
+		LockRequest request = LockRequest.builder(this.key)
+			.lease(ttl)
+			.timeout(timeout)
+			.interruptible(interruptible)
+			.releasedByThread()
+			.build();
+		return this.client.acquire(request) != null;
 	}
 
 	@Override

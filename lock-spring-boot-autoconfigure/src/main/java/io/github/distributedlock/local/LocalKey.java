@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -95,7 +94,6 @@ abstract class LocalKey {
 	final @Nullable LocalHold acquire(Acquisition acquisition, @Nullable Duration timeout, boolean interruptible)
 			throws InterruptedException {
 		long start = System.nanoTime();
-		long deadline = (timeout == null) ? 0 : start + LocalLockClient.nanos(timeout);
 		this.mutex.lock();
 		try {
 			purge(start);
@@ -106,38 +104,8 @@ abstract class LocalKey {
 			if (timeout != null && timeout.isZero()) {
 				return null;
 			}
-			LocalWaiter waiter = startWaiting(acquisition);
-			boolean interrupted = false;
-			try {
-				while (true) {
-					long now = System.nanoTime();
-					long remaining = (timeout == null) ? FOREVER : deadline - now;
-					if (remaining <= 0) {
-						return null;
-					}
-					try {
-						this.changed.awaitNanos(Math.min(remaining, untilFirstEnd(now)));
-					}
-					catch (InterruptedException ex) {
-						if (interruptible) {
-							throw ex;
-						}
-						interrupted = true;
-					}
-					purge(System.nanoTime());
-					if (canEnter(acquisition, waiter)) {
-						return LeaseEnds.watch(this, enter(acquisition));
-					}
-				}
-			}
-			finally {
-				stopWaiting(waiter);
-				// whoever entered or gave up, those behind it may now go in
-				this.changed.signalAll();
-				if (interrupted) {
-					Thread.currentThread().interrupt();
-				}
-			}
+			return KeyWait.await(this, acquisition, (timeout == null) ? 0 : start + LocalLockClient.nanos(timeout),
+					timeout == null, interruptible);
 		}
 		finally {
 			this.mutex.unlock();
@@ -301,17 +269,6 @@ abstract class LocalKey {
 		finally {
 			this.mutex.unlock();
 		}
-	}
-
-	/** Nanoseconds until the first hard lease or minimum hold among the holders ends. */
-	private long untilFirstEnd(long now) {
-		long first = FOREVER;
-		for (LocalHold hold : holds()) {
-			if (hold.expires) {
-				first = Math.min(first, hold.deadline - now);
-			}
-		}
-		return Math.max(first, TimeUnit.MICROSECONDS.toNanos(100));
 	}
 
 }

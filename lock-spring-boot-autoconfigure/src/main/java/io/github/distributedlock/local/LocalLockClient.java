@@ -13,11 +13,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.HeldLock;
+import io.github.distributedlock.core.LockCapabilities;
+import io.github.distributedlock.core.LockCapability;
 import io.github.distributedlock.core.LockClient;
-import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.core.LockRequest;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,6 +55,9 @@ import org.jspecify.annotations.Nullable;
  * Thread-safe. {@link #close()} releases what it still holds.
  */
 public final class LocalLockClient implements LockClient {
+
+	private static final LockCapabilities CAPABILITIES = LockCapabilities.of("local", LockCapability.READ_WRITE,
+			LockCapability.SEMAPHORES, LockCapability.ASYNC, LockCapability.MINIMUM_HOLD);
 
 	/** Longest duration used as is: longer ones are cut to it, so that deadlines cannot overflow. */
 	private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE / 4);
@@ -116,33 +121,27 @@ public final class LocalLockClient implements LockClient {
 		return this.keyPrefix + key;
 	}
 
+	/**
+	 * {@inheritDoc} Everything: read/write locks, semaphores, asynchronous acquisitions, minimum holds.
+	 */
 	@Override
-	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		return acquire(key, type, 1, lease, autoRenew, holdAtLeast, timeout, interruptible);
+	public LockCapabilities capabilities() {
+		return CAPABILITIES;
 	}
 
 	/**
-	 * {@inheritDoc} With {@code permits > 1} the key is a semaphore of this store: up to that many owners hold
+	 * {@inheritDoc} With more than one permit the key is a semaphore of this store: up to that many owners hold
 	 * it at once, each with its own lease, and waiters get permits first come, first served.
 	 */
 	@Override
-	public @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
-		return acquire(key, type, permits, lease, autoRenew, holdAtLeast, timeout, interruptible,
-				Thread.currentThread().getId());
+	public @Nullable LockHandle acquire(LockRequest request) throws InterruptedException {
+		request.checkCallingThread();
+		return acquire(request, request.timeout(), request.interruptible(), Thread.currentThread().getId());
 	}
 
 	@Override
 	public long newAsyncOwner() {
 		return -this.asyncOwners.incrementAndGet();
-	}
-
-	@Override
-	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
-			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		return acquireAsync(key, type, 1, lease, autoRenew, holdAtLeast, timeout, owner);
 	}
 
 	/**
@@ -151,32 +150,26 @@ public final class LocalLockClient implements LockClient {
 	 * here).
 	 */
 	@Override
-	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, int permits,
-			Duration lease, boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		return AsyncWaits.acquire((wait, interruptible) -> {
-			LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
-			return acquire(key, type, permits, lease, autoRenew, holdAtLeast, wait, interruptible, owner);
-		}, timeout);
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(LockRequest request) {
+		return AsyncWaits.acquire((wait, interruptible) -> acquire(request, wait, interruptible, request.asyncOwner()),
+				request.timeout());
 	}
 
-	private @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible, long owner)
-			throws InterruptedException {
-		Objects.requireNonNull(key, "key must not be null");
-		Objects.requireNonNull(type, "type must not be null");
-		Objects.requireNonNull(lease, "lease must not be null");
-		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
+	private @Nullable LockHandle acquire(LockRequest request, @Nullable Duration timeout, boolean interruptible,
+			long owner) throws InterruptedException {
+		String key = request.key();
+		LockType type = request.type();
+		int permits = request.permits();
 		if (this.closed.get()) {
 			throw new DistributedLockException("This lock client is closed (the application is shutting down)");
 		}
-		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
 		HoldId id = new HoldId(key, type, owner);
 		LocalHold held = this.holds.get(id);
 		if (held != null && held.permits != permits) {
 			// the owner's own hold says what the key is, as the key's state would to another owner
 			throw KeyKinds.mixedUse(key, this.keyPrefix + key, KeyKinds.of(held.permits, held.type), permits);
 		}
-		if (held != null && held.lock.reenter(held, nanos(lease), nanos(holdAtLeast))) {
+		if (held != null && held.lock.reenter(held, nanos(request.lease()), nanos(request.holdAtLeast()))) {
 			return new LocalLockHandle(this, held);
 		}
 		if (type == LockType.WRITE && this.holds.containsKey(new HoldId(key, LockType.READ, owner))) {
@@ -186,7 +179,7 @@ public final class LocalLockClient implements LockClient {
 		}
 		String ownerId = this.clientId + ":" + ((owner >= 0) ? Long.toString(owner) : "async-" + -owner);
 		Acquisition acquisition = new Acquisition(key, this.keyPrefix + key, type, permits, ownerId, owner,
-				lease.toMillis(), autoRenew, nanos(holdAtLeast), this.events);
+				request.lease().toMillis(), request.autoRenew(), nanos(request.holdAtLeast()), this.events);
 		LocalHold hold = this.store.acquire(acquisition, timeout, interruptible);
 		if (hold == null) {
 			return null;

@@ -1,25 +1,18 @@
 package io.github.distributedlock.local;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
-
 import io.github.distributedlock.annotation.LockType;
-import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.AbstractLockHandle;
 import io.github.distributedlock.core.LockLossSignal;
-import io.github.distributedlock.core.LockLostException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One hold of a {@link LocalLockClient} lock: closing it releases that hold, from any thread, once.
  */
-final class LocalLockHandle implements LockHandle {
+final class LocalLockHandle extends AbstractLockHandle {
 
 	private final LocalLockClient client;
 
 	private final LocalHold hold;
-
-	private final AtomicBoolean closed = new AtomicBoolean();
 
 	LocalLockHandle(LocalLockClient client, LocalHold hold) {
 		this.client = client;
@@ -42,46 +35,32 @@ final class LocalLockHandle implements LockHandle {
 	}
 
 	@Override
-	public boolean isLost() {
-		return this.hold.isLost();
-	}
-
-	@Override
-	public void checkHeld() {
-		if (this.hold.isLost()) {
-			String reason = this.hold.lostReason;
-			throw new LockLostException(key(), (reason != null) ? reason : this.hold.hardLeaseRanOut());
+	protected @Nullable String lostReason() {
+		if (!this.hold.isLost()) {
+			return null;
 		}
+		String reason = this.hold.lostReason;
+		return (reason != null) ? reason : this.hold.hardLeaseRanOut();
 	}
 
 	@Override
-	public void checkHeld(Duration margin) {
-		checkHeld();
-		long now = System.nanoTime();
-		LockLossSignal.checkConfirmedFor(key(), this.hold.confirmedUntil(now) - now, margin);
+	protected long confirmedUntil(long now) {
+		return this.hold.confirmedUntil(now);
 	}
 
 	@Override
-	public Instant leaseConfirmedUntil() {
-		long now = System.nanoTime();
-		return Instant.now().plusNanos(this.hold.confirmedUntil(now) - now);
+	protected LockLossSignal lossSignal() {
+		return this.hold.lossSignal;
 	}
 
 	@Override
-	public CompletionStage<LockLostException> whenLost() {
-		return this.hold.lossSignal.stage();
-	}
-
-	@Override
-	public void close() {
-		if (this.closed.compareAndSet(false, true)) {
-			this.client.release(this.hold);
-		}
+	protected void release() {
+		this.client.release(this.hold);
 	}
 
 	@Override
 	public String toString() {
-		return "LockHandle[" + key() + ", " + type() + ", token " + fencingToken() + ", local]";
+		return super.toString() + " (local)";
 	}
 
 }

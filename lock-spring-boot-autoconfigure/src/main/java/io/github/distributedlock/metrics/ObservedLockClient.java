@@ -1,14 +1,12 @@
 package io.github.distributedlock.metrics;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
-import io.github.distributedlock.annotation.LockType;
-import io.github.distributedlock.core.HeldLock;
+import io.github.distributedlock.core.ForwardingLockClient;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.metrics.LockAcquireContext.Outcome;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationConvention;
@@ -20,13 +18,11 @@ import org.jspecify.annotations.Nullable;
  * that a trace shows the wait as a span and, with a meter handler in the registry (as Spring Boot configures),
  * a timer of that name records the time to acquire with the tags {@code lock}, {@code type} and
  * {@code outcome} = {@code acquired} | {@code timeout} | {@code interrupted} | {@code error}. Every other method
- * delegates. Thread-safe if the delegate is.
+ * forwards. Thread-safe if the delegate is.
  */
-public final class ObservedLockClient implements LockClient {
+public final class ObservedLockClient extends ForwardingLockClient {
 
 	private static final ObservationConvention<LockAcquireContext> DEFAULT_CONVENTION = new DefaultLockAcquireObservationConvention();
-
-	private final LockClient delegate;
 
 	private final ObservationRegistry registry;
 
@@ -41,40 +37,17 @@ public final class ObservedLockClient implements LockClient {
 	 */
 	public ObservedLockClient(LockClient delegate, ObservationRegistry registry,
 			@Nullable ObservationConvention<LockAcquireContext> convention) {
-		this.delegate = Objects.requireNonNull(delegate, "delegate must not be null");
+		super(delegate);
 		this.registry = Objects.requireNonNull(registry, "registry must not be null");
 		this.convention = convention;
 	}
 
-	/**
-	 * Returns the client this one delegates to.
-	 * @return the delegate
-	 */
-	public LockClient getDelegate() {
-		return this.delegate;
-	}
-
 	@Override
-	public String getClientId() {
-		return this.delegate.getClientId();
-	}
-
-	@Override
-	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		return acquire(key, type, 1, lease, autoRenew, holdAtLeast, timeout, interruptible);
-	}
-
-	@Override
-	public @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		LockAcquireContext context = new LockAcquireContext(key, type, permits);
-		Observation observation = Observation
-			.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
-			.start();
+	public @Nullable LockHandle acquire(LockRequest request) throws InterruptedException {
+		LockAcquireContext context = new LockAcquireContext(request.key(), request.type(), request.permits());
+		Observation observation = start(context);
 		try (Observation.Scope scope = observation.openScope()) {
-			LockHandle handle = this.delegate.acquire(key, type, permits, lease, autoRenew, holdAtLeast, timeout,
-					interruptible);
+			LockHandle handle = super.acquire(request);
 			context.setOutcome((handle != null) ? Outcome.ACQUIRED : Outcome.TIMEOUT);
 			return handle;
 		}
@@ -92,34 +65,15 @@ public final class ObservedLockClient implements LockClient {
 		}
 	}
 
-	@Override
-	public long newAsyncOwner() {
-		return this.delegate.newAsyncOwner();
-	}
-
 	/**
 	 * {@inheritDoc} The observation runs from the call until the future completes; no scope is opened, since the
 	 * acquisition continues on other threads.
 	 */
 	@Override
-	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
-			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		return acquireAsync(key, type, 1, lease, autoRenew, holdAtLeast, timeout, owner);
-	}
-
-	/**
-	 * {@inheritDoc} The observation runs from the call until the future completes; no scope is opened, since the
-	 * acquisition continues on other threads.
-	 */
-	@Override
-	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, int permits,
-			Duration lease, boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		LockAcquireContext context = new LockAcquireContext(key, type, permits);
-		Observation observation = Observation
-			.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context, this.registry)
-			.start();
-		CompletableFuture<@Nullable LockHandle> acquired = this.delegate.acquireAsync(key, type, permits, lease,
-				autoRenew, holdAtLeast, timeout, owner);
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(LockRequest request) {
+		LockAcquireContext context = new LockAcquireContext(request.key(), request.type(), request.permits());
+		Observation observation = start(context);
+		CompletableFuture<@Nullable LockHandle> acquired = super.acquireAsync(request);
 		acquired.whenComplete((handle, ex) -> {
 			if (ex != null) {
 				if (acquired.isCancelled()) {
@@ -135,24 +89,8 @@ public final class ObservedLockClient implements LockClient {
 		return acquired;
 	}
 
-	@Override
-	public void release(String key, LockType type) {
-		this.delegate.release(key, type);
-	}
-
-	@Override
-	public boolean isHeldByCurrentThread(String key, LockType type) {
-		return this.delegate.isHeldByCurrentThread(key, type);
-	}
-
-	@Override
-	public List<HeldLock> heldLocks() {
-		return this.delegate.heldLocks();
-	}
-
-	@Override
-	public void close() {
-		this.delegate.close();
+	private Observation start(LockAcquireContext context) {
+		return Observation.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> context, this.registry).start();
 	}
 
 }

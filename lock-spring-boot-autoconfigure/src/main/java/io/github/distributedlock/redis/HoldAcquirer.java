@@ -1,16 +1,14 @@
 package io.github.distributedlock.redis;
 
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.distributedlock.annotation.LockType;
-import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.redis.Hold.HoldId;
 import org.jspecify.annotations.Nullable;
 
@@ -88,32 +86,22 @@ final class HoldAcquirer {
 
 	/**
 	 * Starts acquiring or re-entering a lock for an owner; the first step runs on the calling thread.
-	 * @param key the lock key
-	 * @param type the lock type
-	 * @param permits the key's permit count: 1 for a lock, more for a semaphore
-	 * @param lease how long the lock lives without renewal
-	 * @param autoRenew whether the watchdog renews it
-	 * @param holdAtLeast the minimum hold, counted from the acquisition; zero for none
-	 * @param timeout how long to wait; zero tries once; {@code null} waits without limit
+	 * @param request what to acquire (checked when it was built)
 	 * @param owner a thread's id, or a negative number for an owner that is not a thread
 	 * @param thread the owner thread, or {@code null} for an owner that is not a thread
 	 * @return the acquisition, whose result completes with the hold, or {@code null} if the timeout passed (or it
 	 * was cancelled) first; see {@link Acquisition#result()} for its failures
-	 * @throws IllegalArgumentException if the lease is out of range
 	 */
-	Acquisition acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, long owner, @Nullable Thread thread) {
-		Objects.requireNonNull(key, "key must not be null");
-		Objects.requireNonNull(type, "type must not be null");
-		Objects.requireNonNull(lease, "lease must not be null");
-		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
-		LockDefinition.checkLease(lease, autoRenew, "lease of lock '" + key + "'");
-		LockDefinition.checkPermits(permits, type, "lock '" + key + "'");
+	Acquisition acquire(LockRequest request, long owner, @Nullable Thread thread) {
+		String key = request.key();
+		Duration timeout = request.timeout();
+		Duration holdAtLeast = request.holdAtLeast();
 		boolean tryOnce = timeout != null && timeout.isZero();
 		long deadline = (timeout == null) ? Long.MAX_VALUE
 				: System.nanoTime() + saturatedNanos(timeout);
-		Acquisition acquisition = new Acquisition(this, new HoldId(key, type, owner), this.keyPrefix + key,
-				thread, lease.toMillis(), autoRenew, saturatedNanos(holdAtLeast), tryOnce, deadline, permits);
+		Acquisition acquisition = new Acquisition(this, new HoldId(key, request.type(), owner), this.keyPrefix + key,
+				thread, request.lease().toMillis(), request.autoRenew(), saturatedNanos(holdAtLeast), tryOnce, deadline,
+				request.permits());
 		acquisition.start();
 		return acquisition;
 	}

@@ -3,16 +3,18 @@ package io.github.distributedlock.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.HeldLock;
+import io.github.distributedlock.core.LockCapabilities;
+import io.github.distributedlock.core.LockCapability;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.redis.Hold.HoldId;
 import org.jspecify.annotations.Nullable;
 
@@ -49,28 +51,21 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	/** Default of {@code distributed-lock.sync-timeout}: how long an acquisition waits for replicas. */
 	public static final Duration DEFAULT_SYNC_TIMEOUT = Duration.ofMillis(100);
 
+	private static final LockCapabilities CAPABILITIES = LockCapabilities.of("redis", LockCapability.READ_WRITE,
+			LockCapability.SEMAPHORES, LockCapability.ASYNC, LockCapability.MINIMUM_HOLD);
+
 	/** Default of {@link #setShutdownTimeout(Duration)}. */
 	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
-
-	private final RedisConnectionFactory connectionFactory;
 
 	private final String keyPrefix;
 
 	private final String channel;
 
-	private final int syncReplicas;
-
-	private final Duration syncTimeout;
-
-	/** The parts of the current run: made anew by {@link #start()} after a {@link #stop()} (a restart). */
-	private volatile ClientParts parts;
-
-	private volatile LockObserver observer = LockObserver.NONE;
+	/** The current run, and the restarts and the graceful stop. */
+	private final ClientRuns runs;
 
 	/** Numbers the owners that are not threads. */
 	private final AtomicLong asyncOwners = new AtomicLong();
-
-	private volatile Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
 
 	/**
 	 * Creates a client without replica sync and subscribes to release notifications. Redis being unreachable
@@ -99,31 +94,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, int syncReplicas,
 			Duration syncTimeout) {
-		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
+		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-		ReplicaSync replicaSync = replicaSync(connectionFactory, syncReplicas, syncTimeout);
-		this.syncReplicas = syncReplicas;
-		this.syncTimeout = syncTimeout;
 		this.channel = channel(keyPrefix);
-		this.parts = newParts(replicaSync);
-	}
-
-	/**
-	 * The replica sync, if on. {@link ReplicaSync} links against Lettuce, so while it is off (the default) the class
-	 * is not even loaded: an application on Jedis may have no Lettuce on its class path.
-	 */
-	private static @Nullable ReplicaSync replicaSync(RedisConnectionFactory connectionFactory, int replicas,
-			Duration timeout) {
-		Objects.requireNonNull(timeout, "syncTimeout must not be null");
-		return (replicas == 0 && timeout.toMillis() >= 1) ? null : ReplicaSync.of(connectionFactory, replicas, timeout);
-	}
-
-	/** Makes the parts of a run, under a new client id: nothing of an earlier run can be taken for its own. */
-	private ClientParts newParts(@Nullable ReplicaSync replicaSync) {
-		ClientParts parts = new ClientParts(this.connectionFactory, this.keyPrefix, UUID.randomUUID().toString(),
-				this.channel, replicaSync);
-		parts.events.setObserver(this.observer);
-		return parts;
+		this.runs = new ClientRuns(connectionFactory, keyPrefix, this.channel, syncReplicas, syncTimeout);
 	}
 
 	/**
@@ -133,11 +107,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @throws IllegalArgumentException if negative
 	 */
 	public void setShutdownTimeout(Duration shutdownTimeout) {
-		Objects.requireNonNull(shutdownTimeout, "shutdownTimeout must not be null");
-		if (shutdownTimeout.isNegative()) {
-			throw new IllegalArgumentException("The shutdown timeout must not be negative, was " + shutdownTimeout);
-		}
-		this.shutdownTimeout = shutdownTimeout;
+		this.runs.setShutdownTimeout(shutdownTimeout);
 	}
 
 	/**
@@ -145,14 +115,13 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * {@link LockObserver#NONE} by default. Acquisitions and releases are also logged at DEBUG, losses at WARN.
 	 * @param observer the observer; {@link LockObserver#of} combines several
 	 */
-	public synchronized void setLockObserver(LockObserver observer) {
-		this.observer = Objects.requireNonNull(observer, "observer must not be null");
-		this.parts.events.setObserver(observer);
+	public void setLockObserver(LockObserver observer) {
+		this.runs.setObserver(observer);
 	}
 
 	@Override
 	public List<HeldLock> heldLocks() {
-		return this.parts.heldLocks();
+		return this.runs.current().heldLocks();
 	}
 
 	/**
@@ -160,7 +129,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public String getClientId() {
-		return this.parts.clientId;
+		return this.runs.current().clientId;
 	}
 
 	/**
@@ -168,7 +137,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @return the number of replicas; 0 when replica sync is off
 	 */
 	public int getSyncReplicas() {
-		return this.syncReplicas;
+		return this.runs.syncReplicas();
 	}
 
 	/**
@@ -176,7 +145,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @return the sync timeout; unused when replica sync is off
 	 */
 	public Duration getSyncTimeout() {
-		return this.syncTimeout;
+		return this.runs.syncTimeout();
 	}
 
 	/**
@@ -204,41 +173,30 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * {@inheritDoc} Waits for the non-blocking acquisition; an interrupt (when {@code interruptible}) gives it
-	 * up, unless the lock was acquired at that moment (then the handle is returned with the interrupt status
-	 * set).
-	 * @throws IllegalStateException if the lock's key is held as the other kind of lock (reentrant vs
-	 * read/write)
+	 * {@inheritDoc} Everything: read/write locks, semaphores, asynchronous acquisitions, minimum holds.
 	 */
 	@Override
-	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		return acquire(key, type, 1, lease, autoRenew, holdAtLeast, timeout, interruptible);
+	public LockCapabilities capabilities() {
+		return CAPABILITIES;
 	}
 
 	/**
-	 * {@inheritDoc} A semaphore's waiters queue in Redis, first come, first served across instances.
-	 * @throws IllegalStateException if the lock's key is held as another kind of lock or with another permit
-	 * count
+	 * {@inheritDoc} Waits for the non-blocking acquisition; an interrupt (when interruptible) gives it up, unless
+	 * the lock was acquired at that moment (then the handle is returned with the interrupt status set). A
+	 * semaphore's waiters queue in Redis, first come, first served across instances.
 	 */
 	@Override
-	public @Nullable LockHandle acquire(String key, LockType type, int permits, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		ClientParts parts = this.parts;
-		Hold hold = start(parts, key, type, permits, lease, autoRenew, holdAtLeast, timeout,
-				Thread.currentThread().getId(), Thread.currentThread()).await(interruptible);
-		return (hold != null) ? RedisLockHandle.open(parts.releaser, hold) : null;
-	}
-
-	/**
-	 * {@inheritDoc} The hold belongs to the calling thread (see the class description).
-	 * @throws IllegalStateException if the lock's key is held as the other kind of lock
-	 */
-	@Override
-	public boolean acquire(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout,
-			boolean interruptible) throws InterruptedException {
-		return start(this.parts, key, type, 1, lease, autoRenew, Duration.ZERO, timeout,
-				Thread.currentThread().getId(), Thread.currentThread()).await(interruptible) != null;
+	public @Nullable LockHandle acquire(LockRequest request) throws InterruptedException {
+		request.checkCallingThread();
+		ClientParts parts = this.runs.current();
+		parts.checkOpen();
+		Thread thread = Thread.currentThread();
+		Hold hold = parts.acquirer.acquire(request, thread.getId(), thread).await(request.interruptible());
+		if (hold == null) {
+			return null;
+		}
+		return request.releasedByThread() ? RedisLockHandle.ofThread(parts.releaser, hold)
+				: RedisLockHandle.open(parts.releaser, hold);
 	}
 
 	@Override
@@ -250,25 +208,12 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * {@inheritDoc} On Lettuce the future completes on one of its I/O threads.
 	 */
 	@Override
-	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, Duration lease,
-			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		return acquireAsync(key, type, 1, lease, autoRenew, holdAtLeast, timeout, owner);
-	}
-
-	/**
-	 * {@inheritDoc} On Lettuce the future completes on one of its I/O threads.
-	 */
-	@Override
-	public CompletableFuture<@Nullable LockHandle> acquireAsync(String key, LockType type, int permits,
-			Duration lease, boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner) {
-		if (owner >= 0) {
-			return CompletableFuture.failedFuture(
-					new IllegalArgumentException("Owner " + owner + " is not from newAsyncOwner()"));
-		}
-		ClientParts parts = this.parts;
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(LockRequest request) {
+		ClientParts parts = this.runs.current();
 		Acquisition acquisition;
 		try {
-			acquisition = start(parts, key, type, permits, lease, autoRenew, holdAtLeast, timeout, owner, null);
+			parts.checkOpen();
+			acquisition = parts.acquirer.acquire(request, request.asyncOwner(), null);
 		}
 		catch (RuntimeException ex) {
 			return CompletableFuture.failedFuture(ex);
@@ -276,15 +221,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		return RedisLockHandle.whenAcquired(acquisition, parts.releaser);
 	}
 
-	private static Acquisition start(ClientParts parts, String key, LockType type, int permits, Duration lease,
-			boolean autoRenew, Duration holdAtLeast, @Nullable Duration timeout, long owner, @Nullable Thread thread) {
-		parts.checkOpen();
-		return parts.acquirer.acquire(key, type, permits, lease, autoRenew, holdAtLeast, timeout, owner, thread);
-	}
-
 	@Override
 	public void release(String key, LockType type) {
-		ClientParts parts = this.parts;
+		ClientParts parts = this.runs.current();
 		Hold hold = parts.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
 		if (hold == null) {
 			throw new IllegalMonitorStateException(
@@ -294,32 +233,11 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Returns how many lock keys have local waiters right now; for tests and diagnostics.
-	 * @return the number of keys with at least one waiting owner
+	 * Returns what tests and diagnostics read of the current run (local waiters, queues, loss reasons).
+	 * @return a probe of the current run
 	 */
-	int waitingKeys() {
-		return this.parts.notifications.waitingKeys();
-	}
-
-	/**
-	 * Returns how many owners of this client wait in the local queue of an exclusive lock, behind the one
-	 * that holds it or acquires it in Redis; for tests and diagnostics.
-	 * @param key the lock key
-	 * @param type {@link LockType#REENTRANT} or {@link LockType#WRITE}
-	 * @return the number of owners queued locally
-	 */
-	int queuedThreads(String key, LockType type) {
-		return this.parts.queuedOwners(this.keyPrefix + key, type);
-	}
-
-	/**
-	 * Returns how many owners of this client wait in the local queue of a reentrant lock; for tests and
-	 * diagnostics.
-	 * @param key the lock key
-	 * @return the number of owners queued locally
-	 */
-	int queuedThreads(String key) {
-		return queuedThreads(key, LockType.REENTRANT);
+	ClientProbe probe() {
+		return new ClientProbe(this.runs.current(), this.keyPrefix);
 	}
 
 	/**
@@ -328,24 +246,12 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @return {@code true} while the pub/sub subscription is up
 	 */
 	public boolean isListening() {
-		return this.parts.notifications.isListening();
-	}
-
-	/**
-	 * Returns why a hold of the calling thread was lost, as far as this client knows yet; for tests and
-	 * diagnostics.
-	 * @param key the lock key
-	 * @param type the lock type
-	 * @return the reason, or {@code null} if the thread holds no such lock or it is not known to be lost
-	 */
-	@Nullable String lostReason(String key, LockType type) {
-		Hold hold = this.parts.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
-		return (hold != null) ? hold.lostReason : null;
+		return this.runs.current().notifications.isListening();
 	}
 
 	@Override
 	public boolean isHeldByCurrentThread(String key, LockType type) {
-		return this.parts.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
+		return this.runs.current().holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
 	}
 
 	/**
@@ -356,7 +262,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public void close() {
-		this.parts.close();
+		this.runs.current().close();
 	}
 
 	/**
@@ -366,10 +272,8 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 * @throws IllegalArgumentException if replica sync is on and can no longer be set up (see the constructor)
 	 */
 	@Override
-	public synchronized void start() {
-		if (this.parts.closed.get()) {
-			this.parts = newParts(replicaSync(this.connectionFactory, this.syncReplicas, this.syncTimeout));
-		}
+	public void start() {
+		this.runs.restart();
 	}
 
 	/**
@@ -380,11 +284,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public void stop() {
-		ClientParts parts = this.parts;
-		if (!parts.closed.get()) {
-			parts.shutdownGrace.await(this.shutdownTimeout);
-			parts.close();
-		}
+		this.runs.stop();
 	}
 
 	/**
@@ -393,7 +293,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	@Override
 	public boolean isRunning() {
-		return !this.parts.closed.get();
+		return !this.runs.current().closed.get();
 	}
 
 	/**

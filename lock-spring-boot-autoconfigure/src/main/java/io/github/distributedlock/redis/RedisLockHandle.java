@@ -1,15 +1,12 @@
 package io.github.distributedlock.redis;
 
-import java.time.Duration;
-import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.AbstractLockHandle;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLossSignal;
-import io.github.distributedlock.core.LockLostException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -17,21 +14,21 @@ import org.jspecify.annotations.Nullable;
 /**
  * One hold of a {@link RedisLockClient} lock: closing it releases that hold, from any thread, once.
  */
-final class RedisLockHandle implements LockHandle {
+final class RedisLockHandle extends AbstractLockHandle {
 
 	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
-
-	private static final CompletableFuture<Void> CLOSED = CompletableFuture.completedFuture(null);
 
 	private final HoldReleaser releaser;
 
 	private final Hold hold;
 
-	private final AtomicBoolean closed = new AtomicBoolean();
+	/** Whether this handle counts in {@link Hold#handles}: not for a hold its thread releases. */
+	private final boolean counted;
 
-	private RedisLockHandle(HoldReleaser releaser, Hold hold) {
+	private RedisLockHandle(HoldReleaser releaser, Hold hold, boolean counted) {
 		this.releaser = releaser;
 		this.hold = hold;
+		this.counted = counted;
 	}
 
 	/**
@@ -44,7 +41,18 @@ final class RedisLockHandle implements LockHandle {
 		synchronized (hold) {
 			hold.handles++;
 		}
-		return new RedisLockHandle(releaser, hold);
+		return new RedisLockHandle(releaser, hold, true);
+	}
+
+	/**
+	 * The handle of a hold that its thread releases ({@code LockRequest.releasedByThread()}): it does not keep
+	 * the hold from being released as an orphan when the thread ends.
+	 * @param releaser releases the hold
+	 * @param hold the hold, acquired or re-entered by its thread
+	 * @return the handle
+	 */
+	static RedisLockHandle ofThread(HoldReleaser releaser, Hold hold) {
+		return new RedisLockHandle(releaser, hold, false);
 	}
 
 	/**
@@ -96,58 +104,31 @@ final class RedisLockHandle implements LockHandle {
 	}
 
 	@Override
-	public boolean isLost() {
-		return this.hold.isKnownLost();
+	protected @Nullable String lostReason() {
+		return this.hold.isKnownLost() ? this.hold.lostReason : null;
 	}
 
 	@Override
-	public void checkHeld() {
-		if (this.hold.isKnownLost()) {
-			throw new LockLostException(key(), this.hold.lostReason);
-		}
-	}
-
-	/**
-	 * {@inheritDoc} Reads the lease this client confirmed, in {@link System#nanoTime()}: no round trip, no wall
-	 * clock.
-	 */
-	@Override
-	public void checkHeld(Duration margin) {
-		checkHeld();
-		LockLossSignal.checkConfirmedFor(key(), this.hold.confirmedUntil - System.nanoTime(), margin);
+	protected long confirmedUntil(long now) {
+		return this.hold.confirmedUntil;
 	}
 
 	@Override
-	public Instant leaseConfirmedUntil() {
-		return Instant.now().plusNanos(this.hold.confirmedUntil - System.nanoTime());
+	protected LockLossSignal lossSignal() {
+		return this.hold.lossSignal;
 	}
 
 	@Override
-	public CompletionStage<LockLostException> whenLost() {
-		return this.hold.lossSignal.stage();
-	}
-
-	@Override
-	public void close() {
-		if (this.closed.compareAndSet(false, true)) {
-			ScriptExecutor.await(this.releaser.release(this.hold, true));
-		}
+	protected void release() {
+		ScriptExecutor.await(this.releaser.release(this.hold, this.counted));
 	}
 
 	/**
 	 * {@inheritDoc} On Lettuce, sends the release and returns; the stage completes on Lettuce's I/O thread.
 	 */
 	@Override
-	public CompletionStage<Void> closeAsync() {
-		if (this.closed.compareAndSet(false, true)) {
-			return this.releaser.release(this.hold, true);
-		}
-		return CLOSED;
-	}
-
-	@Override
-	public String toString() {
-		return "LockHandle[" + key() + ", " + type() + ", token " + fencingToken() + "]";
+	protected CompletionStage<Void> releaseAsync() {
+		return this.releaser.release(this.hold, this.counted);
 	}
 
 }

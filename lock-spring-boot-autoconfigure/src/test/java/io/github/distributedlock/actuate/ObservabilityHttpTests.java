@@ -1,5 +1,6 @@
 package io.github.distributedlock.actuate;
 
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.Owners;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,8 +70,8 @@ class ObservabilityHttpTests {
 		for (int i = 0; i < 3; i++) {
 			locks.execute(name + ":" + i, () -> null);
 		}
-		try (LockHandle other = otherInstance.acquire(name + ":busy", LockType.REENTRANT, Duration.ofSeconds(30),
-				true, Duration.ZERO, Duration.ZERO, true)) {
+		try (LockHandle other = otherInstance.acquire(LockRequest.builder(name + ":busy").lease(Duration.ofSeconds(30))
+				.build())) {
 			assertThat(other).isNotNull();
 			assertThat(locks.tryAcquire(LockDefinition.builder(name + ":busy").acquireTimeout(Duration.ZERO).build()))
 				.isEmpty();
@@ -161,8 +162,7 @@ class ObservabilityHttpTests {
 		CountDownLatch waiting = new CountDownLatch(1);
 		AtomicReference<Boolean> waiterGotIt = new AtomicReference<>();
 		Thread waiter;
-		try (LockHandle other = otherInstance.acquire(key, LockType.REENTRANT, Duration.ofSeconds(20), true,
-				Duration.ZERO, Duration.ZERO, true)) {
+		try (LockHandle other = otherInstance.acquire(LockRequest.builder(key).lease(Duration.ofSeconds(20)).build())) {
 			assertThat(other).isNotNull();
 			Map<String, Object> lock = app.get("/distributedlocks/" + key);
 			assertThat(lock).containsEntry("key", key)
@@ -275,8 +275,8 @@ class ObservabilityHttpTests {
 		String key = name() + ":sem";
 		LockDefinition semaphore = LockDefinition.builder(key).permits(3).lease(Duration.ofSeconds(20)).build();
 		try (LockHandle mine = locks.acquire(semaphore);
-				LockHandle other = otherInstance.acquire(key, LockType.REENTRANT, 3, Duration.ofSeconds(20), true,
-						Duration.ZERO, Duration.ZERO, true)) {
+				LockHandle other = otherInstance.acquire(LockRequest.builder(key).permits(3)
+						.lease(Duration.ofSeconds(20)).build())) {
 			assertThat(other).isNotNull();
 			Map<String, Object> lock = app.get("/distributedlocks/" + key);
 			assertThat(lock).containsEntry("key", key).containsEntry("held", true).containsEntry("type", "semaphore")
@@ -301,8 +301,8 @@ class ObservabilityHttpTests {
 		String key = name() + ":sem-lost";
 		LockDefinition semaphore = LockDefinition.builder(key).permits(2).lease(Duration.ofMillis(600)).build();
 		LockHandle handle = locks.acquire(semaphore);
-		try (LockHandle other = otherInstance.acquire(key, LockType.REENTRANT, 2, Duration.ofMillis(600), true,
-				Duration.ZERO, Duration.ZERO, true)) {
+		try (LockHandle other = otherInstance.acquire(LockRequest.builder(key).permits(2).lease(Duration.ofMillis(600))
+				.build())) {
 			assertThat(other).isNotNull();
 			// this instance's holder field is removed by hand, as an operator or a failover might
 			assertThat(SharedRedis.redis().opsForHash().delete("lock:" + key, "h:" + Owners.current(app.bean(RedisLockClient.class), key))).isEqualTo(1L);
@@ -326,8 +326,8 @@ class ObservabilityHttpTests {
 
 	private static LockHandle acquireOnOtherInstance(String key, LockType type) {
 		try {
-			LockHandle handle = otherInstance.acquire(key, type, Duration.ofSeconds(20), true, Duration.ZERO,
-					Duration.ofSeconds(5), true);
+			LockHandle handle = otherInstance.acquire(LockRequest.builder(key).type(type).lease(Duration.ofSeconds(20))
+					.timeout(Duration.ofSeconds(5)).build());
 			assertThat(handle).isNotNull();
 			return handle;
 		}

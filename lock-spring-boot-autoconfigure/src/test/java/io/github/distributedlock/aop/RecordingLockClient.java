@@ -5,20 +5,26 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.ForwardingLockClient;
+import io.github.distributedlock.core.LockCapabilities;
+import io.github.distributedlock.core.LockCapability;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockRequest;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Passes every call to a real client and records the acquisitions, so tests see which locks an annotated
  * method took, in which order and with which settings.
  */
-final class RecordingLockClient implements LockClient {
+final class RecordingLockClient extends ForwardingLockClient {
+
+	/** What it passes on: no asynchronous acquisitions and no semaphores, which it does not record. */
+	private static final LockCapabilities CAPABILITIES = LockCapabilities.of("recording", LockCapability.READ_WRITE,
+			LockCapability.MINIMUM_HOLD);
 
 	record Acquisition(String key, LockType type, Duration lease, boolean autoRenew, @Nullable Duration timeout) {
 	}
-
-	private final LockClient delegate;
 
 	final List<Acquisition> acquisitions = new CopyOnWriteArrayList<>();
 
@@ -27,7 +33,7 @@ final class RecordingLockClient implements LockClient {
 	final List<Duration> holdsAtLeast = new CopyOnWriteArrayList<>();
 
 	RecordingLockClient(LockClient delegate) {
-		this.delegate = delegate;
+		super(delegate);
 	}
 
 	List<String> acquiredKeys() {
@@ -35,33 +41,23 @@ final class RecordingLockClient implements LockClient {
 	}
 
 	@Override
-	public String getClientId() {
-		return this.delegate.getClientId();
+	public LockCapabilities capabilities() {
+		return CAPABILITIES;
 	}
 
 	@Override
-	public @Nullable LockHandle acquire(String key, LockType type, Duration lease, boolean autoRenew,
-			Duration holdAtLeast, @Nullable Duration timeout, boolean interruptible) throws InterruptedException {
-		this.acquisitions.add(new Acquisition(key, type, lease, autoRenew, timeout));
-		this.holdsAtLeast.add(holdAtLeast);
-		LockHandle handle = this.delegate.acquire(key, type, lease, autoRenew, holdAtLeast, timeout, interruptible);
+	public @Nullable LockHandle acquire(LockRequest request) throws InterruptedException {
+		this.acquisitions.add(
+				new Acquisition(request.key(), request.type(), request.lease(), request.autoRenew(), request.timeout()));
+		this.holdsAtLeast.add(request.holdAtLeast());
+		LockHandle handle = super.acquire(request);
 		return (handle != null) ? new RecordingHandle(handle) : null;
 	}
 
 	@Override
 	public void release(String key, LockType type) {
 		this.releases.add(key);
-		this.delegate.release(key, type);
-	}
-
-	@Override
-	public boolean isHeldByCurrentThread(String key, LockType type) {
-		return this.delegate.isHeldByCurrentThread(key, type);
-	}
-
-	@Override
-	public void close() {
-		this.delegate.close();
+		super.release(key, type);
 	}
 
 	/** Records its release, then passes it on. */

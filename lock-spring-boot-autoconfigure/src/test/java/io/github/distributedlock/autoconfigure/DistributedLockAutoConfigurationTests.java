@@ -8,6 +8,7 @@ import io.github.distributedlock.aop.DistributedLockInterceptor;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.redis.RedisLockClient;
 import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.test.SharedRedis;
@@ -141,8 +142,8 @@ class DistributedLockAutoConfigurationTests {
 	void closingTheContextClosesTheClient() {
 		RedisLockClient[] client = new RedisLockClient[1];
 		contextRunner().run((context) -> client[0] = context.getBean(RedisLockClient.class));
-		assertThatThrownBy(() -> client[0].acquire("x", io.github.distributedlock.annotation.LockType.REENTRANT,
-				Duration.ofSeconds(1), true, Duration.ZERO, false))
+		assertThatThrownBy(() -> client[0].acquire(LockRequest.builder("x").lease(Duration.ofSeconds(1))
+				.interruptible(false).releasedByThread().build()))
 			.isInstanceOf(DistributedLockException.class)
 			.hasMessageContaining("closed");
 	}

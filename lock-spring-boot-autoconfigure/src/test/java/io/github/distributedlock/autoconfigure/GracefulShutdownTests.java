@@ -12,6 +12,7 @@ import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.redis.RedisLockClient;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -113,8 +114,8 @@ class GracefulShutdownTests {
 			assertThat(closedAfter).isGreaterThanOrEqualTo(900);
 			assertThat(output).contains("Shutdown: releasing lock '" + key + "'", "held by thread 'plain-holder'");
 			assertThat(this.redis.hasKey("lock:" + key)).isFalse();
-			assertThat(this.otherInstance.acquire(key, LockType.REENTRANT, Duration.ofSeconds(30), false, Duration.ZERO,
-					false)).isTrue();
+			assertThat((this.otherInstance.acquire(LockRequest.builder(key).lease(Duration.ofSeconds(30))
+					.autoRenew(false).interruptible(false).releasedByThread().build()) != null)).isTrue();
 			this.otherInstance.release(key, LockType.REENTRANT);
 			finish.countDown();
 			holder.join(10_000);
@@ -129,7 +130,8 @@ class GracefulShutdownTests {
 		RedisLockClient client = new RedisLockClient(factory, "lock:");
 		String key = "stopped-factory:" + runId;
 		try {
-			assertThat(client.acquire(key, LockType.REENTRANT, Duration.ofMillis(600), true, Duration.ZERO, false))
+			assertThat((client.acquire(LockRequest.builder(key).lease(Duration.ofMillis(600)).interruptible(false)
+					.releasedByThread().build()) != null))
 				.isTrue();
 			factory.stop();
 			// before: the factory's raw IllegalStateException
@@ -165,7 +167,8 @@ class GracefulShutdownTests {
 	}
 
 	private boolean otherInstanceAcquires(String key) throws InterruptedException {
-		if (this.otherInstance.acquire(key, LockType.REENTRANT, Duration.ofSeconds(30), false, Duration.ZERO, false)) {
+		if ((this.otherInstance.acquire(LockRequest.builder(key).lease(Duration.ofSeconds(30)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null)) {
 			this.otherInstance.release(key, LockType.REENTRANT);
 			return true;
 		}

@@ -11,6 +11,7 @@ import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockContext;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.local.LocalLockClient;
 import io.github.distributedlock.local.LocalLockStore;
 import io.github.distributedlock.redis.RedisLockClient;
@@ -142,8 +143,8 @@ class LocalLockAutoConfigurationTests {
 	void closingTheContextClosesTheClient() {
 		LocalLockClient[] client = new LocalLockClient[1];
 		this.contextRunner.run((context) -> client[0] = context.getBean(LocalLockClient.class));
-		assertThatThrownBy(() -> client[0].acquire("x", LockType.REENTRANT, Duration.ofSeconds(1), true, Duration.ZERO,
-				false))
+		assertThatThrownBy(() -> client[0].acquire(LockRequest.builder("x").lease(Duration.ofSeconds(1))
+				.interruptible(false).releasedByThread().build()))
 			.isInstanceOf(DistributedLockException.class)
 			.hasMessageContaining("closed");
 	}

@@ -96,7 +96,8 @@ public abstract class LockClientContractTests {
 
 	private @Nullable LockHandle acquire(LockClient client, LockType type, Duration lease, boolean autoRenew,
 			@Nullable Duration timeout) throws InterruptedException {
-		return client.acquire(this.key, type, lease, autoRenew, Duration.ZERO, timeout, true);
+		return client.acquire(LockRequest.builder(this.key).type(type).lease(lease).autoRenew(autoRenew)
+				.timeout(timeout).build());
 	}
 
 	private void awaitWaiters(int count) {
@@ -231,8 +232,8 @@ public abstract class LockClientContractTests {
 			}
 			awaitWaiters(0);
 			try (OnThread<Boolean> uninterruptible = OnThread.start("uninterruptible", () -> {
-				LockHandle handle = this.second.acquire(this.key, LockType.REENTRANT, LEASE, true, Duration.ZERO,
-						Duration.ofSeconds(30), false);
+				LockHandle handle = this.second.acquire(LockRequest.builder(this.key).lease(LEASE)
+						.timeout(Duration.ofSeconds(30)).interruptible(false).build());
 				// cleared before the release: a Redis command fails on an interrupted thread
 				boolean flagged = Thread.interrupted();
 				if (handle != null) {
@@ -442,8 +443,8 @@ public abstract class LockClientContractTests {
 	@Test
 	void aMinimumHoldOfAWriteLockKeepsReadersAndWritersOutAfterAnEarlyRelease() throws Exception {
 		long start = System.nanoTime();
-		LockHandle write = this.first.acquire(this.key, LockType.WRITE, LEASE, true, Duration.ofMillis(800),
-				Duration.ZERO, true);
+		LockHandle write = this.first.acquire(LockRequest.builder(this.key).type(LockType.WRITE).lease(LEASE)
+				.holdAtLeast(Duration.ofMillis(800)).build());
 		assertThat(write).isNotNull();
 		write.close();
 		assertThat(triesOnce(this.first, LockType.WRITE)).as("not even the same thread").isFalse();
@@ -460,8 +461,8 @@ public abstract class LockClientContractTests {
 	@Test
 	void aMinimumHoldOfAReadLockKeepsWritersOutButNotReaders() throws Exception {
 		long start = System.nanoTime();
-		LockHandle read = this.first.acquire(this.key, LockType.READ, LEASE, true, Duration.ofMillis(800),
-				Duration.ZERO, true);
+		LockHandle read = this.first.acquire(LockRequest.builder(this.key).type(LockType.READ).lease(LEASE)
+				.holdAtLeast(Duration.ofMillis(800)).build());
 		assertThat(read).isNotNull();
 		read.close();
 		assertThat(triesOnce(this.second, LockType.READ)).as("readers still share").isTrue();
@@ -494,8 +495,8 @@ public abstract class LockClientContractTests {
 	@Test
 	void aMinimumHoldKeepsTheLockTakenAfterAnEarlyReleaseEvenFromItsOwner() throws Exception {
 		long start = System.nanoTime();
-		LockHandle handle = this.first.acquire(this.key, LockType.REENTRANT, LEASE, true, Duration.ofMillis(800),
-				Duration.ZERO, true);
+		LockHandle handle = this.first.acquire(LockRequest.builder(this.key).lease(LEASE)
+				.holdAtLeast(Duration.ofMillis(800)).build());
 		assertThat(handle).isNotNull();
 		handle.close();
 		assertThat(this.first.isHeldByCurrentThread(this.key, LockType.REENTRANT)).isFalse();

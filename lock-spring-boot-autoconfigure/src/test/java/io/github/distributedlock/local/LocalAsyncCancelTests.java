@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -38,14 +39,13 @@ class LocalAsyncCancelTests {
 	}
 
 	private CompletableFuture<LockHandle> waitAsync(Duration timeout) {
-		return this.waiter.acquireAsync(this.key, LockType.REENTRANT, LEASE, true, Duration.ZERO, timeout,
-				this.waiter.newAsyncOwner());
+		return this.waiter.acquireAsync(LockRequest.builder(this.key).lease(LEASE).timeout(timeout)
+				.owner(this.waiter.newAsyncOwner()).build());
 	}
 
 	@Test
 	void aCancelledWaitLeavesNoInterruptForTheNextWaitOfItsThread() throws Exception {
-		LockHandle held = this.holder.acquire(this.key, LockType.REENTRANT, LEASE, true, Duration.ZERO, Duration.ZERO,
-				false);
+		LockHandle held = this.holder.acquire(LockRequest.builder(this.key).lease(LEASE).interruptible(false).build());
 		for (int i = 0; i < 20; i++) {
 			CompletableFuture<LockHandle> cancelled = waitAsync(Duration.ofSeconds(30));
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.store.waiting("lock:" + this.key) == 1);
@@ -64,8 +64,8 @@ class LocalAsyncCancelTests {
 	@Test
 	void aCancelRacingTheGrantLeavesTheLockFreeAndTheNextWaitsWork() throws Exception {
 		for (int i = 0; i < 50; i++) {
-			LockHandle held = this.holder.acquire(this.key, LockType.REENTRANT, LEASE, true, Duration.ZERO,
-					Duration.ZERO, false);
+			LockHandle held = this.holder.acquire(LockRequest.builder(this.key).lease(LEASE).interruptible(false)
+					.build());
 			CompletableFuture<LockHandle> raced = waitAsync(Duration.ofSeconds(30));
 			await().atMost(Duration.ofSeconds(10)).until(() -> this.store.waiting("lock:" + this.key) == 1);
 			held.close();

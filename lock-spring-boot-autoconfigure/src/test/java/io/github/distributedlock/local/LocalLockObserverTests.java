@@ -9,6 +9,7 @@ import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.core.LockRequest;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,10 +27,10 @@ class LocalLockObserverTests {
 		Recorder recorder = new Recorder();
 		try (LocalLockClient client = new LocalLockClient()) {
 			client.setLockObserver(recorder);
-			LockHandle outer = client.acquire("k", LockType.REENTRANT, 3, Duration.ofSeconds(5), true, Duration.ZERO,
-					Duration.ZERO, false);
-			LockHandle inner = client.acquire("k", LockType.REENTRANT, 3, Duration.ofSeconds(5), true, Duration.ZERO,
-					Duration.ZERO, false);
+			LockHandle outer = client.acquire(LockRequest.builder("k").permits(3).lease(Duration.ofSeconds(5))
+					.interruptible(false).build());
+			LockHandle inner = client.acquire(LockRequest.builder("k").permits(3).lease(Duration.ofSeconds(5))
+					.interruptible(false).build());
 			inner.close();
 			assertThat(recorder.calls).containsExactly("acquired k 3");
 			outer.close();
@@ -44,11 +45,11 @@ class LocalLockObserverTests {
 		recorder.lostDelay = Duration.ofMillis(300);
 		try (LocalLockClient client = new LocalLockClient()) {
 			client.setLockObserver(recorder);
-			LockHandle first = client.acquire("k", LockType.REENTRANT, Duration.ofMillis(100), false, Duration.ZERO,
-					Duration.ZERO, false);
+			LockHandle first = client.acquire(LockRequest.builder("k").lease(Duration.ofMillis(100)).autoRenew(false)
+					.interruptible(false).build());
 			// another owner waits the hard lease out and takes the lock: the first learns it lost it
-			LockHandle second = client.acquireAsync("k", LockType.REENTRANT, Duration.ofSeconds(5), true,
-					Duration.ZERO, Duration.ofSeconds(10), client.newAsyncOwner()).get();
+			LockHandle second = client.acquireAsync(LockRequest.builder("k").lease(Duration.ofSeconds(5))
+					.timeout(Duration.ofSeconds(10)).owner(client.newAsyncOwner()).build()).get();
 			assertThatThrownBy(first::close).isInstanceOf(LockLostException.class);
 			second.close();
 			await().atMost(Duration.ofSeconds(5)).until(() -> recorder.calls.size() == 5);
@@ -69,7 +70,8 @@ class LocalLockObserverTests {
 		Recorder recorder = new Recorder();
 		LocalLockClient client = new LocalLockClient();
 		client.setLockObserver(recorder);
-		client.acquire("k", LockType.WRITE, Duration.ofSeconds(5), true, Duration.ZERO, Duration.ZERO, false);
+		client.acquire(LockRequest.builder("k").type(LockType.WRITE).lease(Duration.ofSeconds(5)).interruptible(false)
+				.build());
 		client.close();
 		await().atMost(Duration.ofSeconds(5)).until(() -> recorder.calls.size() == 2);
 		assertThat(recorder.calls.get(1)).startsWith("lost k 1 its client was closed");
@@ -89,8 +91,8 @@ class LocalLockObserverTests {
 					throw new IllegalStateException("observer bug");
 				}
 			});
-			LockHandle held = client.acquire("k", LockType.REENTRANT, Duration.ofSeconds(5), true, Duration.ZERO,
-					Duration.ZERO, false);
+			LockHandle held = client.acquire(LockRequest.builder("k").lease(Duration.ofSeconds(5)).interruptible(false)
+					.build());
 			assertThat(held).isNotNull();
 			held.close();
 			assertThat(client.heldLocks()).isEmpty();

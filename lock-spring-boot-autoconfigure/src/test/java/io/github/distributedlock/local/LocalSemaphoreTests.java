@@ -18,6 +18,7 @@ import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.OnThread;
 import org.jspecify.annotations.Nullable;
@@ -67,8 +68,8 @@ class LocalSemaphoreTests {
 
 	private CompletableFuture<@Nullable LockHandle> take(LocalLockClient client, int permits, Duration lease,
 			boolean autoRenew, Duration holdAtLeast, Duration timeout) {
-		return client.acquireAsync(this.key, LockType.REENTRANT, permits, lease, autoRenew, holdAtLeast, timeout,
-				client.newAsyncOwner());
+		return client.acquireAsync(LockRequest.builder(this.key).permits(permits).lease(lease).autoRenew(autoRenew)
+				.holdAtLeast(holdAtLeast).timeout(timeout).owner(client.newAsyncOwner()).build());
 	}
 
 	private int waiting() {
@@ -88,8 +89,8 @@ class LocalSemaphoreTests {
 			for (int i = 0; i < rounds; i++) {
 				// every token handed out before this acquisition started is below the token it gets
 				long before = lastTokenBeforeAnAcquisition.get();
-				LockHandle handle = client.acquire(this.key, LockType.REENTRANT, PERMITS, LEASE, true, Duration.ZERO,
-						Duration.ofSeconds(30), true);
+				LockHandle handle = client.acquire(LockRequest.builder(this.key).permits(PERMITS).lease(LEASE)
+						.timeout(Duration.ofSeconds(30)).build());
 				assertThat(handle).isNotNull();
 				int now = inside.incrementAndGet();
 				mostInside.accumulateAndGet(now, Math::max);
@@ -147,8 +148,8 @@ class LocalSemaphoreTests {
 			int number = i;
 			LocalLockClient client = (i % 2 == 0) ? this.first : this.second;
 			waiters.add(OnThread.start("waiter-" + i, () -> {
-				try (LockHandle handle = client.acquire(this.key, LockType.REENTRANT, PERMITS, LEASE, true,
-						Duration.ZERO, Duration.ofSeconds(30), true)) {
+				try (LockHandle handle = client.acquire(LockRequest.builder(this.key).permits(PERMITS).lease(LEASE)
+						.timeout(Duration.ofSeconds(30)).build())) {
 					assertThat(handle).isNotNull();
 					order.add(number);
 				}
@@ -211,10 +212,10 @@ class LocalSemaphoreTests {
 
 	@Test
 	void aReentryTakesNoSecondPermitAndTheLastReleaseFreesIt() throws Exception {
-		LockHandle outer = this.first.acquire(this.key, LockType.REENTRANT, PERMITS, LEASE, true, Duration.ZERO,
-				Duration.ZERO, false);
-		LockHandle inner = this.first.acquire(this.key, LockType.REENTRANT, PERMITS, LEASE, true, Duration.ZERO,
-				Duration.ZERO, false);
+		LockHandle outer = this.first.acquire(LockRequest.builder(this.key).permits(PERMITS).lease(LEASE)
+				.interruptible(false).build());
+		LockHandle inner = this.first.acquire(LockRequest.builder(this.key).permits(PERMITS).lease(LEASE)
+				.interruptible(false).build());
 		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
 		assertThat(this.first.heldLocks()).singleElement().satisfies((held) -> {
 			assertThat(held.holdCount()).isEqualTo(2);
@@ -255,30 +256,29 @@ class LocalSemaphoreTests {
 		LockHandle semaphore = tryTake(this.first, PERMITS);
 		assertThatThrownBy(() -> tryTake(this.second, 5)).isInstanceOf(IllegalStateException.class)
 			.hasMessageContaining("Lock '" + this.key + "' is a semaphore with 3 permits; this acquisition asks for 5");
-		assertThatThrownBy(() -> this.second.acquire(this.key, LockType.REENTRANT, LEASE, true, Duration.ZERO,
-				Duration.ZERO, false))
+		assertThatThrownBy(() -> this.second.acquire(LockRequest.builder(this.key).lease(LEASE).interruptible(false)
+				.build()))
 			.isInstanceOf(IllegalStateException.class)
 			.hasMessageContaining("is a semaphore with 3 permits; this acquisition asks for 1");
-		assertThatThrownBy(() -> this.second.acquire(this.key, LockType.READ, LEASE, true, Duration.ZERO,
-				Duration.ZERO, false))
+		assertThatThrownBy(() -> this.second.acquire(LockRequest.builder(this.key).type(LockType.READ).lease(LEASE)
+				.interruptible(false).build()))
 			.isInstanceOf(IllegalStateException.class);
 		// the holder itself, re-entering with another count
-		LockHandle owned = this.first.acquire(this.key, LockType.REENTRANT, PERMITS, LEASE, true, Duration.ZERO,
-				Duration.ZERO, false);
-		assertThatThrownBy(() -> this.first.acquire(this.key, LockType.REENTRANT, 4, LEASE, true, Duration.ZERO,
-				Duration.ZERO, false))
+		LockHandle owned = this.first.acquire(LockRequest.builder(this.key).permits(PERMITS).lease(LEASE)
+				.interruptible(false).build());
+		assertThatThrownBy(() -> this.first.acquire(LockRequest.builder(this.key).permits(4).lease(LEASE)
+				.interruptible(false).build()))
 			.isInstanceOf(IllegalStateException.class)
 			.hasMessageContaining("is a semaphore with 3 permits; this acquisition asks for 4");
 		owned.close();
 		semaphore.close();
-		LockHandle lock = this.first.acquire(this.key, LockType.REENTRANT, LEASE, true, Duration.ZERO, Duration.ZERO,
-				false);
+		LockHandle lock = this.first.acquire(LockRequest.builder(this.key).lease(LEASE).interruptible(false).build());
 		assertThat(lock).as("a released key may become another kind").isNotNull();
 		assertThatThrownBy(() -> tryTake(this.second, PERMITS)).isInstanceOf(IllegalStateException.class)
 			.hasMessageContaining("is a reentrant lock (1 permit); this acquisition asks for 3");
 		lock.close();
-		LockHandle read = this.first.acquire(this.key, LockType.READ, LEASE, true, Duration.ZERO, Duration.ZERO,
-				false);
+		LockHandle read = this.first.acquire(LockRequest.builder(this.key).type(LockType.READ).lease(LEASE)
+				.interruptible(false).build());
 		assertThatThrownBy(() -> tryTake(this.second, PERMITS)).isInstanceOf(IllegalStateException.class)
 			.hasMessageContaining("is a read/write lock (1 permit); this acquisition asks for 3");
 		read.close();

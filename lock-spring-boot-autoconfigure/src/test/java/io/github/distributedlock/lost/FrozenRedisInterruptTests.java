@@ -18,6 +18,7 @@ import io.github.distributedlock.core.LockContext;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.redis.RedisLockClient;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
@@ -162,8 +163,9 @@ class FrozenRedisInterruptTests {
 		try {
 			for (int i = 0; i < 13; i++) {
 				// leases of 600 ms to 3 s: renewal periods of 200 ms to 1 s, which do not stay in step
-				handles.add(client.acquire(this.key + ":" + i, LockType.REENTRANT, Duration.ofMillis(600 + 200 * i),
-						true, Duration.ZERO, Duration.ofSeconds(5), false));
+				handles.add(client.acquire(LockRequest.builder(this.key + ":" + i)
+						.lease(Duration.ofMillis(600 + 200 * i)).timeout(Duration.ofSeconds(5)).interruptible(false)
+						.build()));
 			}
 			this.server.freeze();
 			long frozenAt = System.nanoTime();

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -52,13 +53,14 @@ class ClosingClientTests {
 		RedisLockClient holder = newClient();
 		RedisLockClient closing = newClient();
 		RedisLockClient third = newClient();
-		assertThat(holder.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false))
+		assertThat((holder.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		CompletableFuture<Object> waiting = new CompletableFuture<>();
 		Thread waiter = new Thread(() -> {
 			try {
-				waiting.complete(closing.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true,
-						Duration.ofSeconds(20), false));
+				waiting.complete((closing.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30))
+						.timeout(Duration.ofSeconds(20)).interruptible(false).releasedByThread().build()) != null));
 			}
 			catch (Throwable ex) {
 				waiting.complete(ex);
@@ -76,7 +78,8 @@ class ClosingClientTests {
 
 		holder.release(this.key, LockType.REENTRANT);
 		// before: the release granted the lock to the closed client's claim, which held it for its 30 s lease
-		assertThat(third.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false))
+		assertThat((third.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		third.release(this.key, LockType.REENTRANT);
 		waiter.join(5000);
@@ -88,7 +91,8 @@ class ClosingClientTests {
 		closing.close();
 		assertThat(closing.heldLocks()).isEmpty();
 		try {
-			closing.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false);
+			closing.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30)).interruptible(false)
+					.releasedByThread().build());
 		}
 		catch (DistributedLockException ex) {
 			assertThat(ex).hasMessageContaining("closed");

@@ -12,6 +12,7 @@ import io.github.distributedlock.core.LockCallback;
 import io.github.distributedlock.core.LockContext;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.ClusterTopology;
 import io.github.distributedlock.test.LockApplications;
 import io.github.distributedlock.test.RedisServer;
@@ -201,8 +202,8 @@ class ClusterFailoverTests {
 	private record HeldAcrossFailover(RedisLockClient client, String key, Succession succession) {
 
 		static HeldAcrossFailover hold(RedisLockClient client, String key) throws InterruptedException {
-			LockHandle held = client.acquire(key, LockType.REENTRANT, Duration.ofSeconds(15), true, Duration.ZERO,
-					Duration.ZERO, false);
+			LockHandle held = client.acquire(LockRequest.builder(key).lease(Duration.ofSeconds(15)).interruptible(false)
+					.build());
 			assertThat(held).isNotNull();
 			Succession succession = new Succession(key);
 			succession.acquired("first instance", held.fencingToken());

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.RedisClientLibrary;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -46,8 +47,8 @@ public final class ClusterRenewalMain {
 				String key = new String(HexFormat.of().parseHex(args[i]), StandardCharsets.UTF_8);
 				// an acquire timeout, not a single try: the first connection to a cluster (its topology) can take
 				// longer than one command timeout on a loaded machine, and tries are sent again within it
-				handles.add(client.acquire(key, LockType.REENTRANT, lease, true, Duration.ZERO, Duration.ofSeconds(20),
-						false));
+				handles.add(client.acquire(LockRequest.builder(key).lease(lease).timeout(Duration.ofSeconds(20))
+						.interruptible(false).build()));
 			}
 			// holding is the point here, not a synchronisation: the watchdog renews meanwhile
 			Thread.sleep(holdMillis);

@@ -16,6 +16,7 @@ import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.ClusterTopology;
 import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.RedisServer;
@@ -110,8 +111,8 @@ class ClusterRenewalTests {
 		try (RedisLockClient client = new RedisLockClient(factory, "")) {
 			List<LockHandle> held = new ArrayList<>();
 			for (String key : List.of("", other)) {
-				held.add(client.acquire(key, LockType.REENTRANT, Duration.ofMillis(900), true, Duration.ZERO,
-						Duration.ZERO, false));
+				held.add(client.acquire(LockRequest.builder(key).lease(Duration.ofMillis(900)).interruptible(false)
+						.build()));
 			}
 			StringRedisTemplate redis = new StringRedisTemplate(factory);
 			// several leases long: only renewals keep them

@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.Owners;
 import java.time.Duration;
 import java.util.List;
@@ -75,7 +76,8 @@ class ConnectionFaultTests {
 			RedisLockClient client = context.getBean(RedisLockClient.class);
 			String key = "kill:" + UUID.randomUUID();
 			Duration lease = Duration.ofMillis(900);
-			assertThat(client.acquire(key, LockType.REENTRANT, lease, true, Duration.ZERO, false)).isTrue();
+			assertThat((client.acquire(LockRequest.builder(key).lease(lease).interruptible(false).releasedByThread()
+					.build()) != null)).isTrue();
 			String owner = Owners.current(client);
 			for (int kill = 0; kill < 3; kill++) {
 				assertThat(server.admin().clientKill(KillArgs.Builder.typeNormal())).isPositive();
@@ -84,7 +86,7 @@ class ConnectionFaultTests {
 					.atMost(lease.multipliedBy(3))
 					.until(() -> server.admin().hexists(client.redisKey(key), owner));
 			}
-			assertThat(client.lostReason(key, LockType.REENTRANT)).isNull();
+			assertThat(client.probe().lostReason(key, LockType.REENTRANT)).isNull();
 			client.release(key, LockType.REENTRANT);
 			assertThat(server.admin().exists(client.redisKey(key))).isZero();
 		});
@@ -130,8 +132,9 @@ class ConnectionFaultTests {
 					try {
 						Concurrently.run(threads, 60, (thread) -> {
 							for (int i = 0; i < locksPerThread; i++) {
-								assertThat(client.acquire("lock-" + thread + "-" + i, LockType.REENTRANT,
-										Duration.ofSeconds(1), true, Duration.ZERO, false)).isTrue();
+								assertThat((client.acquire(LockRequest.builder("lock-" + thread + "-" + i)
+										.lease(Duration.ofSeconds(1)).interruptible(false).releasedByThread()
+										.build()) != null)).isTrue();
 							}
 							held.countDown();
 							release.await();
@@ -182,8 +185,8 @@ class ConnectionFaultTests {
 				String key = "partition:" + UUID.randomUUID();
 				Succession succession = new Succession(key);
 				Duration lease = Duration.ofSeconds(1);
-				LockHandle cutOffHold = cutOffClient.acquire(key, LockType.REENTRANT, lease, true, Duration.ZERO,
-						Duration.ZERO, false);
+				LockHandle cutOffHold = cutOffClient.acquire(LockRequest.builder(key).lease(lease).interruptible(false)
+						.build());
 				assertThat(cutOffHold).isNotNull();
 				String cutOffOwner = Owners.current(cutOffClient);
 				succession.acquired("instance behind the partition", cutOffHold.fencingToken());
@@ -194,8 +197,8 @@ class ConnectionFaultTests {
 				proxy.partition();
 				long partitionedAt = System.nanoTime();
 				// the other instance takes the lock once the lease of the one cut off ran out
-				LockHandle otherHold = otherClient.acquire(key, LockType.REENTRANT, Duration.ofSeconds(30), true,
-						Duration.ZERO, Duration.ofSeconds(10), false);
+				LockHandle otherHold = otherClient.acquire(LockRequest.builder(key).lease(Duration.ofSeconds(30))
+						.timeout(Duration.ofSeconds(10)).interruptible(false).build());
 				assertThat(otherHold).isNotNull();
 				succession.acquired("other instance", otherHold.fencingToken());
 				assertThat(otherWrites.write(otherHold.fencingToken(), "new holder")).isTrue();
@@ -205,12 +208,12 @@ class ConnectionFaultTests {
 				// are told, and a LockLostEvent is published, before the holder releases
 				await().pollInSameThread()
 					.atMost(Duration.ofSeconds(10))
-					.until(() -> cutOffClient.lostReason(key, LockType.REENTRANT) != null);
+					.until(() -> cutOffClient.probe().lostReason(key, LockType.REENTRANT) != null);
 				await("the loss told to the observer and published as a LockLostEvent, before the release")
 					.atMost(Duration.ofSeconds(5))
 					.until(() -> told.things().size() >= 2);
 				assertThat(told.things()).containsExactlyInAnyOrder("lost " + key, "LockLostEvent " + key);
-				assertThat(told.reasons()).containsExactly(cutOffClient.lostReason(key, LockType.REENTRANT));
+				assertThat(told.reasons()).containsExactly(cutOffClient.probe().lostReason(key, LockType.REENTRANT));
 				proxy.heal();
 
 				// its late write, sent when the network is back, is refused by the new holder's greater token
@@ -238,14 +241,15 @@ class ConnectionFaultTests {
 			DistributedLockTemplate template = template(first);
 			RedisLockClient holder = first.getBean(RedisLockClient.class);
 			String held = "frozen:held:" + UUID.randomUUID();
-			assertThat(holder.acquire(held, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false))
+			assertThat((holder.acquire(LockRequest.builder(held).lease(Duration.ofSeconds(30)).interruptible(false)
+					.releasedByThread().build()) != null))
 				.isTrue();
 			Duration acquireTimeout = Duration.ofSeconds(3);
 			CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> timed(() -> template(second)
 				.execute(LockDefinition.builder(held).acquireTimeout(acquireTimeout).build(), () -> "acquired"),
 					DistributedLockException.class));
 			await().atMost(Duration.ofSeconds(5)).until(() -> holder.isListening()
-					&& ((RedisLockClient) template(second).getClient()).waitingKeys() == 1);
+					&& ((RedisLockClient) template(second).getClient()).probe().waitingKeys() == 1);
 
 			server.freeze();
 			try {
@@ -274,7 +278,7 @@ class ConnectionFaultTests {
 			System.out.println("[faults] Redis resumed: first acquisition after "
 					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - resumedAt) + " ms");
 			// the lock held across the freeze is still its holder's
-			assertThat(holder.lostReason(held, LockType.REENTRANT)).isNull();
+			assertThat(holder.probe().lostReason(held, LockType.REENTRANT)).isNull();
 			holder.release(held, LockType.REENTRANT);
 		});
 	}

@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.Test;
 
@@ -32,7 +33,8 @@ class DeadWaiterTests {
 		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
 		Process writer = null;
 		try {
-			assertThat(first.acquire(key, LockType.READ, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
+			assertThat((first.acquire(LockRequest.builder(key).type(LockType.READ).lease(Duration.ofSeconds(30))
+					.interruptible(false).releasedByThread().build()) != null)).isTrue();
 			// a writer in another JVM, with a 30 s lease, waits for the readers
 			writer = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
 					LockHolderMain.class.getName(), Integer.toString(SharedRedis.server().port()), key, "30000", "WRITE",
@@ -50,8 +52,9 @@ class DeadWaiterTests {
 			assertThat(writer.waitFor(10, TimeUnit.SECONDS)).isTrue();
 			// a new reader waits behind the dead writer's claim, but only until that claim runs out
 			long start = System.nanoTime();
-			boolean acquired = second.acquire(key, LockType.READ, Duration.ofSeconds(30), true, Duration.ofSeconds(10),
-					false);
+			boolean acquired = (second.acquire(LockRequest.builder(key).type(LockType.READ)
+					.lease(Duration.ofSeconds(30)).timeout(Duration.ofSeconds(10)).interruptible(false)
+					.releasedByThread().build()) != null);
 			Duration waited = Duration.ofNanos(System.nanoTime() - start);
 			System.out.println("A reader waited " + waited.toMillis() + " ms behind a killed waiting writer (lease 30 s)");
 			assertThat(acquired).isTrue();

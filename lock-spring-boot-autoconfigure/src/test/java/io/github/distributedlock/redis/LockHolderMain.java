@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.Owners;
 import java.time.Duration;
 
@@ -35,8 +36,10 @@ public final class LockHolderMain {
 			System.out.flush();
 		}
 		int permits = (args.length > 5) ? Integer.parseInt(args[5]) : 1;
-		boolean acquired = (permits == 1) ? client.acquire(key, type, lease, true, timeout, false)
-				: client.acquire(key, type, permits, lease, true, Duration.ZERO, timeout, false) != null;
+		boolean acquired = (permits == 1) ? (client.acquire(LockRequest.builder(key).type(type).lease(lease)
+				.timeout(timeout).interruptible(false).releasedByThread().build()) != null)
+				: client.acquire(LockRequest.builder(key).type(type).permits(permits).lease(lease).timeout(timeout)
+						.interruptible(false).build()) != null;
 		if (!acquired) {
 			System.out.println("NOT-ACQUIRED");
 			System.exit(2);

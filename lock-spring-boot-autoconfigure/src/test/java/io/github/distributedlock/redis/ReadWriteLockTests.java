@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.Owners;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -345,7 +346,7 @@ class ReadWriteLockTests {
 					}));
 				}
 				assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
-				await().atMost(Duration.ofSeconds(5)).until(() -> this.clients.get(1).waitingKeys() == 1);
+				await().atMost(Duration.ofSeconds(5)).until(() -> this.clients.get(1).probe().waitingKeys() == 1);
 				long releasedAt = System.nanoTime();
 				writer.close();
 				for (Future<?> future : futures) {
@@ -451,7 +452,8 @@ class ReadWriteLockTests {
 	@Test
 	void aHardReadLeaseIsLostAndReportedAtRelease() throws Exception {
 		RedisLockClient client = this.clients.get(0);
-		assertThat(client.acquire(this.key, LockType.READ, Duration.ofMillis(150), false, Duration.ZERO, false)).isTrue();
+		assertThat((client.acquire(LockRequest.builder(this.key).type(LockType.READ).lease(Duration.ofMillis(150))
+				.autoRenew(false).interruptible(false).releasedByThread().build()) != null)).isTrue();
 		await().atMost(Duration.ofSeconds(5)).until(() -> !redis.hasKey(redisKey()));
 		Lock write = this.second.getReadWriteLock(this.key).writeLock();
 		assertThat(write.tryLock()).isTrue();

@@ -12,6 +12,7 @@ import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockAcquisitionException;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.LockHolder;
 import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.RedisServer;
@@ -89,12 +90,13 @@ class RedisFailureTests {
 
 	@Test
 	void aLockWipedByARedisRestartIsReportedLostAtRelease() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(600), true, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(600)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		this.server.kill();
 		this.server.restart();
 		// the new, empty Redis knows nothing of the lock: the watchdog must find that out
-		await().pollInSameThread().atMost(Duration.ofSeconds(20)).until(() -> this.client.lostReason(this.key, LockType.REENTRANT) != null);
+		await().pollInSameThread().atMost(Duration.ofSeconds(20)).until(() -> this.client.probe().lostReason(this.key, LockType.REENTRANT) != null);
 		assertThatThrownBy(() -> this.client.release(this.key, LockType.REENTRANT)).isInstanceOf(LockLostException.class);
 	}
 

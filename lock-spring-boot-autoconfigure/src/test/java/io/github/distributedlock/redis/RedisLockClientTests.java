@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.Owners;
 import java.io.IOException;
 import java.time.Duration;
@@ -139,7 +140,8 @@ class RedisLockClientTests {
 		String earlier = Owners.prefix(this.client) + "0";
 		redis.opsForHash().put(redisKey(), earlier, "1");
 		redis.expire(redisKey(), Duration.ofSeconds(30));
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isFalse();
 		assertThat(redis.<String, String>opsForHash().entries(redisKey())).containsOnlyKeys(earlier);
 		redis.delete(redisKey());
@@ -147,12 +149,14 @@ class RedisLockClientTests {
 
 	@Test
 	void aReentryLateInAHardLeaseExtendsItInRedis() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(2400), false, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(2400)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		// past two thirds of the lease (1.6 s) the client no longer trusts its own count alone; 0.7 s are left
 		// for the re-entry on a loaded machine
 		await().pollDelay(Duration.ofMillis(1700)).atMost(Duration.ofSeconds(3)).until(() -> true);
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(2400), false, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(2400)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		assertThat(redis.opsForHash().get(redisKey(), owner(this.client))).isEqualTo("2");
 		// a lease from the re-entry, not the 0.7 s left of the first one
@@ -164,7 +168,8 @@ class RedisLockClientTests {
 
 	@Test
 	void aLocalHolderOverrunningItsHardLeaseDoesNotBlockTheOtherThreadsOfItsInstance() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), false, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(300)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		ExecutorService pool = Executors.newSingleThreadExecutor();
 		try {
@@ -287,7 +292,7 @@ class RedisLockClientTests {
 			ExecutorService pool = Executors.newSingleThreadExecutor();
 			try {
 				Future<Long> acquiredAt = pool.submit(() -> waiterTemplate.execute(this.key, System::nanoTime));
-				await().atMost(Duration.ofSeconds(5)).until(() -> otherInstance.waitingKeys() == 1);
+				await().atMost(Duration.ofSeconds(5)).until(() -> otherInstance.probe().waitingKeys() == 1);
 				long releasedAt = System.nanoTime();
 				holder.close();
 				long latency = acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt;
@@ -334,7 +339,7 @@ class RedisLockClientTests {
 		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
 			Future<Map<String, String>> next = pool.submit(() -> this.template.execute(this.key,
 					() -> Map.of(owner(this.client), redis.<String, String>opsForHash().get(redisKey(), owner(this.client)))));
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 1);
 			long before = scriptCalls();
 			holder.close();
 			Map<String, String> seenByNext = next.get(10, TimeUnit.SECONDS);
@@ -346,7 +351,7 @@ class RedisLockClientTests {
 			pool.shutdownNow();
 		}
 		assertThat(redis.hasKey(redisKey())).isFalse();
-		assertThat(this.client.queuedThreads(this.key)).isZero();
+		assertThat(this.client.probe().queuedThreads(this.key)).isZero();
 	}
 
 	@Test
@@ -361,12 +366,12 @@ class RedisLockClientTests {
 				lock.unlock();
 				return null;
 			});
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 2);
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 2);
 			Future<String> patient = pool.submit(() -> this.template.execute(this.key, () -> "patient"));
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 3);
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 3);
 			interrupted.cancel(true);
 			assertThat(timesOut.get(5, TimeUnit.SECONDS)).isFalse();
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 1);
 			assertThat(patient.isDone()).as("the holder still holds the lock").isFalse();
 			holder.close();
 			assertThat(patient.get(10, TimeUnit.SECONDS)).isEqualTo("patient");
@@ -390,7 +395,7 @@ class RedisLockClientTests {
 		Concurrently.run(3, 60, (thread) -> {
 			if (thread == 2) {
 				try {
-					await().atMost(Duration.ofSeconds(5)).until(() -> this.client.queuedThreads(this.key) == 1);
+					await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 1);
 					other.execute(this.key, () -> otherGotIt.getAndSet(true));
 				}
 				finally {
@@ -407,7 +412,7 @@ class RedisLockClientTests {
 					inside.decrementAndGet();
 					// so that every release finds the other local thread queued, to hand the lock to
 					await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
-						.until(() -> this.client.queuedThreads(this.key) == 1 || otherDone.get());
+						.until(() -> this.client.probe().queuedThreads(this.key) == 1 || otherDone.get());
 					return null;
 				});
 			}
@@ -568,7 +573,8 @@ class RedisLockClientTests {
 
 	@Test
 	void theWatchdogKeepsTheLockPastItsLease() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), true, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(300)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		String owner = owner(this.client);
 		// four leases long, the lock must stay ours the whole time
@@ -581,14 +587,16 @@ class RedisLockClientTests {
 
 	@Test
 	void aHardLeaseRunsOutAndTheLateReleaseLeavesTheNextHolderAlone() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(200), false, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(200)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		RedisLockClient next = newClient();
 		AtomicReference<String> nextOwner = new AtomicReference<>();
 		Thread nextHolder = new Thread(() -> {
 			try {
-				assertThat(next.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true,
-						Duration.ofSeconds(5), false)).isTrue();
+				assertThat((next.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30))
+						.timeout(Duration.ofSeconds(5)).interruptible(false).releasedByThread()
+						.build()) != null)).isTrue();
 				nextOwner.set(owner(next));
 			}
 			catch (InterruptedException ex) {
@@ -629,11 +637,13 @@ class RedisLockClientTests {
 
 	@Test
 	void theWatchdogNeverExtendsALockThatWasTakenOver() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), true, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(300)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		redis.delete(redisKey());
 		RedisLockClient next = newClient();
-		assertThat(next.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(300), false, Duration.ZERO, false))
+		assertThat((next.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(300)).autoRenew(false)
+				.interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		String nextOwner = Owners.current(next);
 		// the old holder's watchdog keeps ticking, but must neither extend nor touch the new lock
@@ -647,7 +657,8 @@ class RedisLockClientTests {
 
 	@Test
 	void closingTheClientReleasesWhatItHolds() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		this.client.close();
 		assertThat(redis.hasKey(redisKey())).isFalse();

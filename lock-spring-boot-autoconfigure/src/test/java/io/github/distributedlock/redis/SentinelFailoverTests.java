@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.Owners;
 import java.time.Duration;
 import java.util.UUID;
@@ -101,11 +102,12 @@ class SentinelFailoverTests {
 		String longLease = "sentinel:long:" + UUID.randomUUID();
 		String shortLease = "sentinel:short:" + UUID.randomUUID();
 		Succession succession = new Succession(longLease);
-		LockHandle held = holder.acquire(longLease, LockType.REENTRANT, Duration.ofSeconds(15), true, Duration.ZERO,
-				Duration.ZERO, false);
+		LockHandle held = holder.acquire(LockRequest.builder(longLease).lease(Duration.ofSeconds(15))
+				.interruptible(false).build());
 		assertThat(held).isNotNull();
 		succession.acquired("first instance", held.fencingToken());
-		assertThat(holder.acquire(shortLease, LockType.REENTRANT, Duration.ofSeconds(1), true, Duration.ZERO, false))
+		assertThat((holder.acquire(LockRequest.builder(shortLease).lease(Duration.ofSeconds(1)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		// both locks are on the replicas before the crash: what was not replicated is lost with the primary
 		topology.awaitReplicated();

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.RedisServer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -159,7 +160,7 @@ class SlowRenewalTests {
 	}
 
 	private static LockHandle acquire(RedisLockClient client, String key) throws InterruptedException {
-		LockHandle handle = client.acquire(key, LockType.REENTRANT, LEASE, true, Duration.ZERO, Duration.ZERO, false);
+		LockHandle handle = client.acquire(LockRequest.builder(key).lease(LEASE).interruptible(false).build());
 		assertThat(handle).as(key).isNotNull();
 		return handle;
 	}

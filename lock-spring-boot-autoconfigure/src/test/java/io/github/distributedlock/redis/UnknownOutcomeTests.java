@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.Owners;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -83,13 +84,14 @@ class UnknownOutcomeTests {
 
 	@Test
 	void aReentryThatTimedOutButRanIsReleasedWithTheOuterHold() throws Exception {
-		assertThat(this.client.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(10), true, Duration.ZERO, false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(10)).interruptible(false)
+				.releasedByThread().build()) != null))
 			.isTrue();
 		String owner = Owners.current(this.client);
 		pauseServer();
 		// a longer lease than the outer hold's: the re-entry goes to Redis, times out, and runs there later
-		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(() -> this.client.acquire(this.key,
-				LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, false));
+		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(() -> this.client.acquire(LockRequest.builder(this.key)
+				.lease(Duration.ofSeconds(30)).interruptible(false).releasedByThread().build()));
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> "2".equals(this.redis.opsForHash().get("lock:" + this.key, owner)));
 		this.client.release(this.key, LockType.REENTRANT);
@@ -101,13 +103,15 @@ class UnknownOutcomeTests {
 	@EnumSource(LockType.class)
 	void aFirstTryThatTimedOutIsSentAgainWithinTheAcquireTimeoutAndHoldsTheLockOnce(LockType type) throws Exception {
 		// the client's connection is made, and the scripts loaded: what times out is the try itself
-		assertThat(this.client.acquire(this.key, type, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
+		assertThat((this.client.acquire(LockRequest.builder(this.key).type(type).lease(Duration.ofSeconds(30))
+				.interruptible(false).releasedByThread().build()) != null)).isTrue();
 		this.client.release(this.key, type);
 		pauseServer();
 		// the first try times out after 1 s and ran when the pause ended; the same attempt's tries after it find
 		// the lock held by that attempt and hold it once (before: the call failed, and the hold stayed, owned by
 		// nobody, until its lease ended)
-		assertThat(this.client.acquire(this.key, type, Duration.ofSeconds(30), true, Duration.ofSeconds(6), false))
+		assertThat((this.client.acquire(LockRequest.builder(this.key).type(type).lease(Duration.ofSeconds(30))
+				.timeout(Duration.ofSeconds(6)).interruptible(false).releasedByThread().build()) != null))
 			.isTrue();
 		this.client.release(this.key, type);
 		assertThat(this.redis.hasKey("lock:" + this.key)).isFalse();
@@ -116,15 +120,18 @@ class UnknownOutcomeTests {
 	@ParameterizedTest
 	@EnumSource(LockType.class)
 	void aTryThatTimedOutAfterTheAcquireTimeoutLeavesNothingBehind(LockType type) throws Exception {
-		assertThat(this.client.acquire(this.key, type, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
+		assertThat((this.client.acquire(LockRequest.builder(this.key).type(type).lease(Duration.ofSeconds(30))
+				.interruptible(false).releasedByThread().build()) != null)).isTrue();
 		this.client.release(this.key, type);
 		pauseServer();
 		// the acquire timeout ends during the pause: the call fails, and the withdrawal sent after the tries takes
 		// back what they acquired when the pause ended: the key goes long before its 30 s lease ends
-		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(() -> this.client.acquire(this.key,
-				type, Duration.ofSeconds(30), true, Duration.ofMillis(1500), false));
+		assertThatExceptionOfType(DistributedLockException.class).isThrownBy(() -> this.client.acquire(LockRequest.builder(this.key)
+				.type(type).lease(Duration.ofSeconds(30)).timeout(Duration.ofMillis(1500)).interruptible(false)
+				.releasedByThread().build()));
 		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(8)).until(() -> !this.redis.hasKey("lock:" + this.key));
-		assertThat(this.client.acquire(this.key, type, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
+		assertThat((this.client.acquire(LockRequest.builder(this.key).type(type).lease(Duration.ofSeconds(30))
+				.interruptible(false).releasedByThread().build()) != null)).isTrue();
 		this.client.release(this.key, type);
 	}
 
