@@ -8,13 +8,13 @@ package io.github.distributedlock.redis;
 interface NotificationSubscription extends AutoCloseable {
 
 	/**
-	 * Called after a waiter of a key registered, before it tries the lock.
+	 * Called when a registered waiter of a key first waits: its first try did not get the lock.
 	 * @param redisKey the lock's Redis key
 	 */
 	void waiterRegistered(String redisKey);
 
 	/**
-	 * Called after a waiter of a key unregistered.
+	 * Called after a waiter of a key that waited unregistered.
 	 * @param redisKey the lock's Redis key
 	 */
 	void waiterUnregistered(String redisKey);

@@ -135,7 +135,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	 * @return the waiter, to be {@linkplain #unregister(ReleaseWaiter) unregistered} in a {@code finally}
 	 */
 	ReleaseWaiter register(String redisKey, long waitId) {
-		ReleaseWaiter waiter = new ReleaseWaiter(redisKey, waitId);
+		// the subscription learns of the key when the waiter first waits: its first try did not get the lock; a
+		// sharded subscription made then wakes it, so a release between that try and the subscription is not missed
+		ReleaseWaiter waiter = new ReleaseWaiter(redisKey, waitId, () -> this.subscription.waiterRegistered(redisKey));
 		this.waitersByKey.compute(redisKey, (key, waiters) -> {
 			if (waiters == null) {
 				return new ReleaseWaiter[] { waiter };
@@ -144,8 +146,6 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 			more[waiters.length] = waiter;
 			return more;
 		});
-		// after the waiter is in the map: a sharded subscription made now wakes it
-		this.subscription.waiterRegistered(redisKey);
 		return waiter;
 	}
 
@@ -170,7 +170,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 			removed[0] = kept == fewer.length;
 			return removed[0] ? fewer : waiters;
 		});
-		if (removed[0]) {
+		if (removed[0] && waiter.end()) {
 			this.subscription.waiterUnregistered(waiter.redisKey);
 		}
 	}

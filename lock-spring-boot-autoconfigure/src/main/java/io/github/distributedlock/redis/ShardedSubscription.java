@@ -7,11 +7,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -78,8 +76,6 @@ final class ShardedSubscription implements NotificationSubscription {
 
 	}
 
-	private final LettuceConnectionFactory connectionFactory;
-
 	private final ReleaseChannels channels;
 
 	private final String grantSuffix;
@@ -92,12 +88,9 @@ final class ShardedSubscription implements NotificationSubscription {
 
 	private final AtomicBoolean queued = new AtomicBoolean();
 
-	private volatile @Nullable StatefulRedisClusterPubSubConnection<String, String> connection;
+	private final ShardedConnection connection;
 
 	private volatile boolean closed;
-
-	/** Failed connection attempts in a row; on the scheduler only. */
-	private int failures;
 
 	/**
 	 * Starts checking the subscriptions every second on the scheduler; subscribes nothing before a waiter comes.
@@ -109,7 +102,7 @@ final class ShardedSubscription implements NotificationSubscription {
 	 */
 	ShardedSubscription(LettuceConnectionFactory connectionFactory, ReleaseChannels channels, String clientId,
 			Listener listener, ScheduledExecutorService scheduler) {
-		this.connectionFactory = connectionFactory;
+		this.connection = new ShardedConnection(connectionFactory, new Messages());
 		this.channels = channels;
 		this.grantSuffix = ":" + clientId;
 		this.listener = listener;
@@ -144,7 +137,7 @@ final class ShardedSubscription implements NotificationSubscription {
 	/** Connected, and no slot's subscription is lost. */
 	@Override
 	public boolean isListening() {
-		return this.connection != null && this.slots.values().stream().noneMatch((slot) -> slot.lost);
+		return this.connection.isConnected() && this.slots.values().stream().noneMatch((slot) -> slot.lost);
 	}
 
 	/**
@@ -172,8 +165,8 @@ final class ShardedSubscription implements NotificationSubscription {
 	 */
 	private void reconcile() {
 		this.queued.set(false);
-		StatefulRedisClusterPubSubConnection<String, String> connection = connect();
-		if (connection != null && !reconcileSlots(connection) && refreshTopology()) {
+		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection.connect();
+		if (connection != null && !reconcileSlots(connection) && this.connection.refreshTopology()) {
 			reconcileSlots(connection);
 		}
 	}
@@ -196,17 +189,6 @@ final class ShardedSubscription implements NotificationSubscription {
 			}
 		}
 		return upToDate;
-	}
-
-	private boolean refreshTopology() {
-		try {
-			((RedisClusterClient) this.connectionFactory.getRequiredNativeClient()).refreshPartitions();
-			return true;
-		}
-		catch (RuntimeException ex) {
-			logger.debug("Cannot refresh the Redis Cluster topology: " + RedisFailures.describe(ex));
-			return false;
-		}
 	}
 
 	/** Returns {@code false} when Lettuce's view of the cluster is to be refreshed. */
@@ -272,49 +254,11 @@ final class ShardedSubscription implements NotificationSubscription {
 		}
 	}
 
-	private @Nullable StatefulRedisClusterPubSubConnection<String, String> connect() {
-		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-		if (connection != null || this.closed) {
-			return connection;
-		}
-		try {
-			connection = ((RedisClusterClient) this.connectionFactory.getRequiredNativeClient())
-				.connectPubSub(StringCodec.UTF8);
-			connection.setNodeMessagePropagation(true);
-			connection.addListener(new Messages());
-			this.connection = connection;
-			if (this.closed) {
-				connection.close();
-				return null;
-			}
-			if (this.failures > 0) {
-				logger.info("Connected for sharded lock notifications after " + this.failures + " failed attempts");
-			}
-			this.failures = 0;
-			return connection;
-		}
-		catch (RuntimeException ex) {
-			if (this.failures++ == 0) {
-				logger.warn("Cannot connect for sharded lock notifications (" + RedisFailures.describe(ex)
-						+ "); waiters retry on their own meanwhile. Retrying every second");
-			}
-			return null;
-		}
-	}
-
-	/** Stops the checks' effect and closes the connection, which ends every subscription. */
+	/** Closes the connection, which ends every subscription; nothing is subscribed again. */
 	@Override
 	public void close() {
 		this.closed = true;
-		StatefulRedisClusterPubSubConnection<String, String> connection = this.connection;
-		if (connection != null) {
-			try {
-				connection.close();
-			}
-			catch (RuntimeException ex) {
-				// closing a broken connection is not worth failing the shutdown for
-			}
-		}
+		this.connection.close();
 	}
 
 	/** The messages of every node connection, on Lettuce's I/O threads. */

@@ -8,11 +8,11 @@ import java.util.UUID;
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.test.ClusterTopology;
+import io.github.distributedlock.test.OnThread;
 import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.RedisServer;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -20,13 +20,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Sharded notifications on a Redis 7 Cluster with replicas (three primaries, three replicas), for an ACL user that
@@ -47,6 +46,9 @@ class ShardedNotificationTests {
 
 	/** The holder's lease: a waiter woken sooner than this was woken by a notification. */
 	private static final Duration LEASE = Duration.ofSeconds(30);
+
+	/** Client name of the instance that waits on many keys, to find its connections in CLIENT LIST. */
+	private static final String MANY_WAITER = "many-waiter";
 
 	private static ClusterTopology cluster;
 
@@ -163,6 +165,52 @@ class ShardedNotificationTests {
 	}
 
 	@Test
+	void aClientWaitingOnManyKeysHasAtMostOneSubscriptionConnectionPerPrimaryAndDropsWhatItNoLongerNeeds()
+			throws Exception {
+		DistributedLockTemplate holder = template(NotificationMode.SHARDED, null, null);
+		RedisLockClient waiterClient = new RedisLockClient(factory(null, null, MANY_WAITER), "lock:", 0,
+				RedisLockClient.DEFAULT_SYNC_TIMEOUT, NotificationMode.SHARDED);
+		this.clients.add(waiterClient);
+		DistributedLockTemplate waiter = new DistributedLockTemplate(waiterClient, LEASE, Duration.ofSeconds(60));
+		List<String> keys = new ArrayList<>();
+		for (int i = 0; i < 60; i++) {
+			keys.add("many:" + UUID.randomUUID());
+		}
+		long slots = keys.stream().map(waiterClient::redisKey).mapToInt(ClusterSlots::of).distinct().count();
+		List<LockHandle> held = new ArrayList<>();
+		keys.forEach((key) -> held.add(holder.acquire(definition(key, LockType.REENTRANT, 1))));
+		List<OnThread<Boolean>> waiters = new ArrayList<>();
+		for (String key : keys) {
+			waiters.add(OnThread.start("many-" + key, () -> {
+				waiter.acquire(definition(key, LockType.REENTRANT, 1)).close();
+				return true;
+			}));
+		}
+		try {
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				assertThat(waiterClient.waitingKeys()).isEqualTo(keys.size());
+				assertThat(ShardedWaits.shardChannels(cluster)).isEqualTo(2 * slots);
+			});
+			long connections = ShardedWaits.subscribedConnections(cluster, MANY_WAITER);
+			System.out.println("[sharded] " + keys.size() + " keys waited on (" + slots + " slots): "
+					+ ShardedWaits.shardChannels(cluster) + " shard channels, " + connections
+					+ " subscribed connections (3 primaries)");
+			assertThat(connections).isBetween(1L, 3L);
+			held.forEach(LockHandle::close);
+			for (OnThread<Boolean> each : waiters) {
+				assertThat(each.get(30)).isTrue();
+			}
+			// dropped a few seconds after the last waiter of each slot is done
+			await().atMost(Duration.ofSeconds(20)).until(() -> ShardedWaits.shardChannels(cluster) == 0);
+		}
+		finally {
+			for (OnThread<Boolean> each : waiters) {
+				each.close();
+			}
+		}
+	}
+
+	@Test
 	void aShardedNotificationCostsTheClusterBusFewerMessagesThanAClassicOne() throws Exception {
 		int notifications = 20;
 		long classic = busMessagesPerNotification(NotificationMode.CLASSIC, notifications);
@@ -217,24 +265,13 @@ class ShardedNotificationTests {
 		return new DistributedLockTemplate(client, LEASE, Duration.ofSeconds(60));
 	}
 
-	/** A Lettuce factory for the cluster, with the periodic topology refresh docs/faults.md recommends. */
 	private LettuceConnectionFactory factory(@Nullable String user, @Nullable String password) {
-		RedisClusterConfiguration configuration = new RedisClusterConfiguration(List.of(cluster.nodes().split(",")));
-		if (user != null) {
-			configuration.setUsername(user);
-			configuration.setPassword(password);
-		}
-		ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
-			.enablePeriodicRefresh(Duration.ofSeconds(1))
-			.enableAllAdaptiveRefreshTriggers()
-			.build();
-		LettuceClientConfiguration client = LettuceClientConfiguration.builder()
-			.commandTimeout(Duration.ofSeconds(2))
-			.clientOptions(ClusterClientOptions.builder().topologyRefreshOptions(refresh).build())
-			.build();
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration, client);
-		factory.afterPropertiesSet();
-		factory.start();
+		return factory(user, password, null);
+	}
+
+	private LettuceConnectionFactory factory(@Nullable String user, @Nullable String password,
+			@Nullable String clientName) {
+		LettuceConnectionFactory factory = ShardedWaits.factory(cluster, user, password, clientName);
 		this.factories.add(factory);
 		return factory;
 	}

@@ -12,7 +12,14 @@ import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.test.ClusterTopology;
 import io.github.distributedlock.test.OnThread;
 import io.github.distributedlock.test.RedisServer;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import org.awaitility.Awaitility;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -101,6 +108,65 @@ final class ShardedWaits {
 	static long subscribers(RedisServer node, String channel) {
 		Map<String, Long> numsub = node.admin().pubsubShardNumsub(channel);
 		return numsub.getOrDefault(channel, 0L);
+	}
+
+	/**
+	 * Counts the shard channels subscribed to on the running primaries.
+	 * @param cluster the cluster
+	 * @return the sum of {@code PUBSUB SHARDCHANNELS} over them
+	 */
+	static long shardChannels(ClusterTopology cluster) {
+		return cluster.primaries().stream().mapToLong((node) -> node.admin().pubsubShardChannels().size()).sum();
+	}
+
+	/**
+	 * Counts the connections with a client name that have shard channel subscriptions, on every running node.
+	 * @param cluster the cluster
+	 * @param clientName the client name
+	 * @return how many lines of {@code CLIENT LIST} have that name and {@code ssub} above 0
+	 */
+	static long subscribedConnections(ClusterTopology cluster, String clientName) {
+		long count = 0;
+		for (RedisServer node : cluster.servers()) {
+			if (node.isAlive()) {
+				count += node.admin().clientList().lines()
+					.filter((line) -> line.contains(" name=" + clientName + " ") && !line.contains(" ssub=0 "))
+					.count();
+			}
+		}
+		return count;
+	}
+
+	/**
+	 * Creates a started Lettuce factory for the cluster, with the periodic topology refresh docs/faults.md
+	 * recommends and a 2 s command timeout.
+	 * @param cluster the cluster
+	 * @param user the ACL user, or {@code null} for the default user
+	 * @param password its password
+	 * @param clientName the connections' client name, or {@code null}
+	 * @return the factory; the caller destroys it
+	 */
+	static LettuceConnectionFactory factory(ClusterTopology cluster, @Nullable String user, @Nullable String password,
+			@Nullable String clientName) {
+		RedisClusterConfiguration configuration = new RedisClusterConfiguration(List.of(cluster.nodes().split(",")));
+		if (user != null) {
+			configuration.setUsername(user);
+			configuration.setPassword(password);
+		}
+		ClusterTopologyRefreshOptions refresh = ClusterTopologyRefreshOptions.builder()
+			.enablePeriodicRefresh(Duration.ofSeconds(1))
+			.enableAllAdaptiveRefreshTriggers()
+			.build();
+		LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
+			.commandTimeout(Duration.ofSeconds(2))
+			.clientOptions(ClusterClientOptions.builder().topologyRefreshOptions(refresh).build());
+		if (clientName != null) {
+			client.clientName(clientName);
+		}
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration, client.build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
 	}
 
 	/**
