@@ -31,8 +31,9 @@ public class DistributedLockProperties {
 
 	/**
 	 * Prefix of the Redis key of every lock; release notifications use the channels
-	 * '<key-prefix>__released' and '<key-prefix>__released:<client id>', so that an ACL user needs only the key
-	 * pattern '~<key-prefix>*' and the channel pattern '&<key-prefix>*'.
+	 * '<key-prefix>__released' and '<key-prefix>__released:<client id>' (sharded: '<key-prefix>__released{<tag>}'
+	 * and '<key-prefix>__released{<tag>}:<client id>'), so that an ACL user needs only the key pattern
+	 * '~<key-prefix>*' and the channel pattern '&<key-prefix>*'.
 	 */
 	private String keyPrefix = "lock:";
 
