@@ -222,6 +222,8 @@ class ShardedNotificationTests {
 	void aShardedNotificationCostsTheClusterBusFewerMessagesThanAClassicOne() throws Exception {
 		int notifications = 20;
 		long classic = busMessagesPerNotification(NotificationMode.CLASSIC, notifications);
+		// Valkey 8 sends pub/sub over the bus as light messages, which CLUSTER INFO does not count by type
+		assumeTrue(classic > 0, "CLUSTER INFO counts no cluster_stats_messages_publish_sent");
 		long sharded = busMessagesPerNotification(NotificationMode.SHARDED, notifications);
 		System.out.println("[sharded] cluster-bus messages per notification, 3 primaries + 3 replicas: classic "
 				+ classic / (double) notifications + ", sharded " + sharded / (double) notifications);
@@ -296,14 +298,15 @@ class ShardedNotificationTests {
 	}
 
 	/**
-	 * Nothing of the locks was refused. Lettuce's topology refresh also sends {@code INFO} and
-	 * {@code CLIENT SETNAME}, which the rule leaves out and Lettuce does without (docs/managed-redis.md).
+	 * Nothing of the locks was refused. Lettuce also sends {@code INFO} and {@code CLIENT SETNAME} (its topology
+	 * refresh) and {@code CLIENT SETINFO} (to Valkey), which the rule leaves out and Lettuce does without
+	 * (docs/managed-redis.md).
 	 */
 	private static void assertNothingRefused() {
 		for (RedisServer node : cluster.servers()) {
 			if (node.isAlive()) {
 				assertThat(node.admin().aclLog())
-					.filteredOn((entry) -> !List.of("info", "client|setname").contains(entry.get("object")))
+					.filteredOn((entry) -> !List.of("info", "client|setname", "client|setinfo").contains(entry.get("object")))
 					.as("ACL LOG of port " + node.port())
 					.isEmpty();
 			}
