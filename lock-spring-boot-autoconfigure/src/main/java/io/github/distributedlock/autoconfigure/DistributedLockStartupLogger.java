@@ -6,6 +6,7 @@ import io.github.distributedlock.aop.LockAnnotationValidator;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.local.LocalLockClient;
+import io.github.distributedlock.redis.NotificationMode;
 import io.github.distributedlock.redis.RedisLockClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -25,7 +26,7 @@ import org.springframework.util.ClassUtils;
  * Logs how the locks are set up, once the context is refreshed (so after the {@link LockAnnotationValidator}
  * ran): one INFO line with where the locks are (Redis and its address, or this JVM with the local store), the
  * key prefix, the default lease and acquire timeout, replica
- * sync when it is on, the client id, that there are no reactive locks when the connection is not reactive
+ * sync when it is on, sharded notifications when they are on, the client id, that there are no reactive locks when the connection is not reactive
  * (Jedis) and Reactor is present, and how many {@code @DistributedLock} methods were checked.
  * <p>
  * Also a WARN when the Redis command timeout is not below a third of the shortest auto-renewed lease (the
@@ -106,6 +107,9 @@ final class DistributedLockStartupLogger
 			line.append(", replica sync ").append(redisClient.getSyncReplicas())
 				.append((redisClient.getSyncReplicas() == 1) ? " replica" : " replicas")
 				.append(" within ").append(format(redisClient.getSyncTimeout()));
+		}
+		if (redisClient != null && redisClient.getNotificationMode() == NotificationMode.SHARDED) {
+			line.append(", sharded notifications (SPUBLISH/SSUBSCRIBE in each lock's slot)");
 		}
 		line.append(", client id ").append(client.getClientId());
 		if (REACTOR_PRESENT && !(this.connectionFactory.getIfAvailable() instanceof ReactiveRedisConnectionFactory)) {

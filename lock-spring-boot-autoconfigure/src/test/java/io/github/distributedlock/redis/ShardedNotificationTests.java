@@ -10,6 +10,7 @@ import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.test.ClusterTopology;
+import io.github.distributedlock.test.LockApplications;
 import io.github.distributedlock.test.OnThread;
 import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.RedisServer;
@@ -115,6 +116,21 @@ class ShardedNotificationTests {
 		assertThat(ShardedWaits.clusterStat(cluster, "cluster_stats_messages_publish_sent"))
 			.as("no classic PUBLISH crossed the cluster bus").isEqualTo(classicBefore);
 		assertNothingRefused();
+	}
+
+	@Test
+	void anApplicationOfTheShardedOnlyUserStartsWithShardedNotificationsAndFailsToStartForcedClassic() {
+		String[] properties = { "spring.data.redis.cluster.nodes=" + cluster.nodes(),
+				"spring.data.redis.username=" + USER, "spring.data.redis.password=" + PASSWORD };
+		LockApplications.runner(properties).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(LockApplications.client(context).getNotificationMode()).isEqualTo(NotificationMode.SHARDED);
+		});
+		LockApplications.runner(properties).withPropertyValues("distributed-lock.notifications=classic")
+			.run((context) -> assertThat(context).getFailure()
+				.hasRootCauseInstanceOf(MissingRedisPermissionException.class)
+				.rootCause()
+				.hasMessageContaining("publish on channel 'lock:__released'"));
 	}
 
 	@Test
