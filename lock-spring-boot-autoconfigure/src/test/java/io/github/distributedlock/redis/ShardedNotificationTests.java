@@ -112,10 +112,10 @@ class ShardedNotificationTests {
 		}
 		System.out.println("[sharded] release to waiter of another instance, ms: "
 				+ wakeups.stream().map(Duration::toMillis).toList());
-		assertWokenByNotification(wakeups);
+		ShardedWaits.assertWokenByNotification(wakeups);
 		assertThat(ShardedWaits.clusterStat(cluster, "cluster_stats_messages_publish_sent"))
 			.as("no classic PUBLISH crossed the cluster bus").isEqualTo(classicBefore);
-		assertNothingRefused();
+		ShardedWaits.assertNothingRefused(cluster);
 	}
 
 	@Test
@@ -166,8 +166,8 @@ class ShardedNotificationTests {
 		}
 		System.out.println("[sharded] lock's slot moved while a waiter waited (reentrant, write, ...): release to "
 				+ "waiter, ms: " + wakeups.stream().map(Duration::toMillis).toList());
-		assertWokenByNotification(wakeups);
-		assertNothingRefused();
+		ShardedWaits.assertWokenByNotification(wakeups);
+		ShardedWaits.assertNothingRefused(cluster);
 	}
 
 	@Test
@@ -300,33 +300,6 @@ class ShardedNotificationTests {
 		LettuceConnectionFactory factory = ShardedWaits.factory(cluster, user, password, clientName);
 		this.factories.add(factory);
 		return factory;
-	}
-
-	/**
-	 * The waiters were woken by notifications, not by their timed tries, which come every second
-	 * ({@link WaitingAcquirer#RETRY_NANOS}; a release at a random moment then reaches its waiter after 500 ms in the
-	 * median): the median wake-up is well under that, and none took longer than a retry and a margin.
-	 */
-	private static void assertWokenByNotification(List<Duration> wakeups) {
-		List<Duration> sorted = wakeups.stream().sorted().toList();
-		assertThat(sorted.get(sorted.size() / 2)).as("median of " + sorted).isLessThan(Duration.ofMillis(250));
-		assertThat(sorted).allSatisfy((wakeup) -> assertThat(wakeup).isLessThan(Duration.ofSeconds(3)));
-	}
-
-	/**
-	 * Nothing of the locks was refused. Lettuce also sends {@code INFO} and {@code CLIENT SETNAME} (its topology
-	 * refresh) and {@code CLIENT SETINFO} (to Valkey), which the rule leaves out and Lettuce does without
-	 * (docs/managed-redis.md).
-	 */
-	private static void assertNothingRefused() {
-		for (RedisServer node : cluster.servers()) {
-			if (node.isAlive()) {
-				assertThat(node.admin().aclLog())
-					.filteredOn((entry) -> !List.of("info", "client|setname", "client|setinfo").contains(entry.get("object")))
-					.as("ACL LOG of port " + node.port())
-					.isEmpty();
-			}
-		}
 	}
 
 }

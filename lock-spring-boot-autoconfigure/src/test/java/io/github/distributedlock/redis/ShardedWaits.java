@@ -189,4 +189,33 @@ final class ShardedWaits {
 		return sum;
 	}
 
+	/**
+	 * The waiters were woken by notifications, not by their timed tries, which come every second
+	 * ({@link WaitingAcquirer#RETRY_NANOS}; a release at a random moment then reaches its waiter after 500 ms in the
+	 * median): the median wake-up is well under that, and none took longer than a retry and a margin.
+	 * @param wakeups the times from releases to their waiters' acquisitions
+	 */
+	static void assertWokenByNotification(List<Duration> wakeups) {
+		List<Duration> sorted = wakeups.stream().sorted().toList();
+		assertThat(sorted.get(sorted.size() / 2)).as("median of " + sorted).isLessThan(Duration.ofMillis(250));
+		assertThat(sorted).allSatisfy((wakeup) -> assertThat(wakeup).isLessThan(Duration.ofSeconds(3)));
+	}
+
+	/**
+	 * Nothing of the locks was refused. Lettuce also sends {@code INFO} and {@code CLIENT SETNAME} (its topology
+	 * refresh) and {@code CLIENT SETINFO} (to Valkey), which the rule leaves out and Lettuce does without
+	 * (docs/managed-redis.md).
+	 * @param cluster the cluster, whose running nodes' ACL LOG is read
+	 */
+	static void assertNothingRefused(ClusterTopology cluster) {
+		for (RedisServer node : cluster.servers()) {
+			if (node.isAlive()) {
+				assertThat(node.admin().aclLog())
+					.filteredOn((entry) -> !List.of("info", "client|setname", "client|setinfo").contains(entry.get("object")))
+					.as("ACL LOG of port " + node.port())
+					.isEmpty();
+			}
+		}
+	}
+
 }
