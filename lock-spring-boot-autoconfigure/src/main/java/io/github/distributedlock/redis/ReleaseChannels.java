@@ -18,7 +18,7 @@ import org.springframework.util.ClassUtils;
  * puts the channel in that slot (so a script may {@code SPUBLISH} on it: Redis refuses a script's access outside
  * the slot of its keys), and locks of one slot share it. Grant channels are a release channel followed by
  * {@code :<client id>}, in the same slot. Both shapes start with the key prefix, so one ACL channel pattern
- * ({@code &<key prefix>*}) covers them. Thread-safe.
+ * ({@code &<key prefix>*}) covers them. Thread-safe (immutable).
  */
 final class ReleaseChannels {
 
@@ -39,8 +39,8 @@ final class ReleaseChannels {
 
 	private final NotificationMode mode;
 
-	/** The tag of each slot's channel (sharded mode), or -1 until it is computed. Guarded by {@code this}. */
-	private int[] tags = new int[0];
+	/** The tag of each slot's channel in sharded mode (-1: none), computed once; empty in classic mode. */
+	private final int[] tags;
 
 	/**
 	 * Creates the channels of a key prefix in a resolved mode.
@@ -53,6 +53,8 @@ final class ReleaseChannels {
 		}
 		this.classic = RedisLockClient.channel(keyPrefix);
 		this.mode = mode;
+		// here, not on first use: that may be on a Redis client's I/O thread
+		this.tags = (mode == NotificationMode.SHARDED) ? tagTable() : new int[0];
 	}
 
 	/**
@@ -100,7 +102,10 @@ final class ReleaseChannels {
 	}
 
 	private String ofSlot(int slot, String what) {
-		int tag = tag(slot);
+		if (!isSharded()) {
+			throw new IllegalStateException("Classic notifications have no channel per slot");
+		}
+		int tag = this.tags[slot];
 		if (tag < 0) {
 			throw new IllegalStateException("The key prefix of '" + this.classic + "' has braces that leave no sharded "
 					+ "notification channel in the hash slot of " + what + "; use a key prefix without '{' and '}', "
@@ -111,13 +116,6 @@ final class ReleaseChannels {
 
 	private String channel(int tag) {
 		return this.classic + "{" + Integer.toString(tag, 36) + "}";
-	}
-
-	private synchronized int tag(int slot) {
-		if (this.tags.length == 0) {
-			this.tags = tagTable();
-		}
-		return this.tags[slot];
 	}
 
 	/**
