@@ -1,10 +1,15 @@
 package io.github.distributedlock.redis;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -40,8 +45,12 @@ final class ShardedSubscription implements NotificationSubscription {
 	/** How long a slot's subscription outlives its last waiter: a lock waited on again soon is not resubscribed. */
 	static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(5);
 
-	/** How long a subscription's round trip may take. */
+	/** How long a check's subscriptions may take. */
 	private static final long REPLY_MILLIS = 5000;
+
+	private static final CompletableFuture<Boolean> UP_TO_DATE = CompletableFuture.completedFuture(true);
+
+	private static final CompletableFuture<Boolean> NEEDS_REFRESH = CompletableFuture.completedFuture(false);
 
 	/** What the subscriptions tell their client. */
 	interface Listener {
@@ -140,14 +149,6 @@ final class ShardedSubscription implements NotificationSubscription {
 		return this.connection.isConnected() && this.slots.values().stream().noneMatch((slot) -> slot.lost);
 	}
 
-	/**
-	 * Returns how many slots the client is subscribed on now (two channels each).
-	 * @return the number of subscribed slots
-	 */
-	int subscribedSlots() {
-		return (int) this.slots.values().stream().filter((slot) -> slot.nodeId != null).count();
-	}
-
 	private void requestReconcile() {
 		if (!this.closed && this.queued.compareAndSet(false, true)) {
 			try {
@@ -171,28 +172,46 @@ final class ShardedSubscription implements NotificationSubscription {
 		}
 	}
 
-	/** Returns {@code false} when some slot needs a fresher view of the cluster. */
+	/**
+	 * Returns {@code false} when some slot needs a fresher view of the cluster. The subscriptions are sent at once,
+	 * not one round trip after the other, then waited for together.
+	 */
 	private boolean reconcileSlots(StatefulRedisClusterPubSubConnection<String, String> connection) {
-		boolean upToDate = true;
+		List<CompletableFuture<Boolean>> checks = new ArrayList<>();
 		for (Map.Entry<Integer, Slot> entry : this.slots.entrySet()) {
 			if (this.closed) {
 				return true;
 			}
 			try {
-				upToDate &= reconcile(connection, entry.getKey(), entry.getValue());
+				checks.add(reconcile(connection, entry.getKey(), entry.getValue()));
 			}
 			catch (RuntimeException ex) {
 				// such as a node that left Lettuce's view: the next check, after a refresh, finds the owner
 				logger.debug("Cannot check the lock notifications of hash slot " + entry.getKey() + ": "
 						+ RedisFailures.describe(ex));
+				checks.add(NEEDS_REFRESH);
+			}
+		}
+		boolean upToDate = true;
+		long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REPLY_MILLIS);
+		for (CompletableFuture<Boolean> check : checks) {
+			try {
+				upToDate &= check.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return true;
+			}
+			catch (ExecutionException | TimeoutException ex) {
 				upToDate = false;
 			}
 		}
 		return upToDate;
 	}
 
-	/** Returns {@code false} when Lettuce's view of the cluster is to be refreshed. */
-	private boolean reconcile(StatefulRedisClusterPubSubConnection<String, String> connection, int number, Slot slot) {
+	/** Completes with {@code false} when Lettuce's view of the cluster is to be refreshed. */
+	private CompletableFuture<Boolean> reconcile(StatefulRedisClusterPubSubConnection<String, String> connection,
+			int number, Slot slot) {
 		String subscribedOn = slot.nodeId;
 		long now = System.nanoTime();
 		boolean dropped = this.slots.computeIfPresent(number,
@@ -201,12 +220,12 @@ final class ShardedSubscription implements NotificationSubscription {
 			if (subscribedOn != null) {
 				unsubscribe(connection, subscribedOn, number);
 			}
-			return true;
+			return UP_TO_DATE;
 		}
 		RedisClusterNode owner = connection.getPartitions().getMasterBySlot(number);
 		if (subscribedOn != null && owner != null && subscribedOn.equals(owner.getNodeId())
 				&& connection.getConnection(subscribedOn).isOpen()) {
-			return true;
+			return UP_TO_DATE;
 		}
 		if (subscribedOn != null) {
 			// moved, or its node's connection broke: a release meanwhile was not heard
@@ -216,29 +235,26 @@ final class ShardedSubscription implements NotificationSubscription {
 			this.listener.slotChanged(number);
 		}
 		if (owner == null) {
-			return false;
+			return NEEDS_REFRESH;
 		}
-		try {
-			StatefulRedisPubSubConnection<String, String> node = connection.getConnection(owner.getNodeId());
-			if (!node.isOpen()) {
-				return false;
-			}
-			String channel = this.channels.ofSlot(number);
-			node.async().ssubscribe(channel, channel + this.grantSuffix).get(REPLY_MILLIS, TimeUnit.MILLISECONDS);
-			slot.nodeId = owner.getNodeId();
-			slot.lost = false;
-			this.listener.slotChanged(number);
-			return true;
+		StatefulRedisPubSubConnection<String, String> node = connection.getConnection(owner.getNodeId());
+		if (!node.isOpen()) {
+			return NEEDS_REFRESH;
 		}
-		catch (Exception ex) {
-			if (ex instanceof InterruptedException) {
-				Thread.currentThread().interrupt();
-			}
-			// MOVED: the slot has another owner than Lettuce knows
-			logger.debug("Cannot subscribe to lock notifications of hash slot " + number + " on node "
-					+ owner.getUri() + ": " + RedisFailures.describe(ex));
-			return false;
-		}
+		String channel = this.channels.ofSlot(number);
+		return node.async().ssubscribe(channel, channel + this.grantSuffix).toCompletableFuture()
+			.handle((subscribed, failure) -> {
+				if (failure != null) {
+					// MOVED: the slot has another owner than Lettuce knows
+					logger.debug("Cannot subscribe to lock notifications of hash slot " + number + " on node "
+							+ owner.getUri() + ": " + RedisFailures.describe(failure));
+					return false;
+				}
+				slot.nodeId = owner.getNodeId();
+				slot.lost = false;
+				this.listener.slotChanged(number);
+				return true;
+			});
 	}
 
 	private void unsubscribe(StatefulRedisClusterPubSubConnection<String, String> connection, String nodeId,
