@@ -21,7 +21,7 @@ final class ClientRuns {
 
 	private final String keyPrefix;
 
-	private final String channel;
+	private final ReleaseChannels channels;
 
 	private final int syncReplicas;
 
@@ -38,11 +38,11 @@ final class ClientRuns {
 	 * Starts the first run.
 	 * @throws IllegalArgumentException if the replica sync settings are out of range (see {@link ReplicaSync#of})
 	 */
-	ClientRuns(RedisConnectionFactory connectionFactory, String keyPrefix, String channel, int syncReplicas,
+	ClientRuns(RedisConnectionFactory connectionFactory, String keyPrefix, ReleaseChannels channels, int syncReplicas,
 			Duration syncTimeout) {
 		this.connectionFactory = connectionFactory;
 		this.keyPrefix = keyPrefix;
-		this.channel = channel;
+		this.channels = channels;
 		this.syncReplicas = syncReplicas;
 		this.syncTimeout = syncTimeout;
 		this.parts = newParts();
@@ -51,7 +51,7 @@ final class ClientRuns {
 	/** Makes the parts of a run, under a new client id: nothing of an earlier run can be taken for its own. */
 	private ClientParts newParts() {
 		ClientParts parts = new ClientParts(this.connectionFactory, this.keyPrefix, UUID.randomUUID().toString(),
-				this.channel, replicaSync());
+				this.channels, replicaSync());
 		parts.events.setObserver(this.observer);
 		return parts;
 	}

@@ -59,7 +59,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final String keyPrefix;
 
-	private final String channel;
+	private final ReleaseChannels channels;
 
 	/** The current run, and the restarts and the graceful stop. */
 	private final ClientRuns runs;
@@ -94,10 +94,29 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, int syncReplicas,
 			Duration syncTimeout) {
+		this(connectionFactory, keyPrefix, syncReplicas, syncTimeout, NotificationMode.AUTO);
+	}
+
+	/**
+	 * Creates a client as {@link #RedisLockClient(RedisConnectionFactory, String, int, Duration)} does, with release
+	 * notifications in the given mode. {@link NotificationMode#AUTO} reads the server's version on a Lettuce
+	 * cluster (one round trip, see {@link NotificationMode#resolve}); every client of the same locks must end up in
+	 * the same mode.
+	 * @param connectionFactory the Redis connections
+	 * @param keyPrefix prefix of every Redis key it writes, such as {@code "lock:"}; may be empty
+	 * @param syncReplicas how many replicas must acknowledge each acquisition; 0 turns replica sync off
+	 * @param syncTimeout how long an acquisition waits for them, at least 1 ms; ignored when off
+	 * @param notifications how release notifications travel ({@code distributed-lock.notifications})
+	 * @throws IllegalArgumentException as the constructor above, or if {@code notifications} is
+	 * {@link NotificationMode#SHARDED} and the factory is not Lettuce's for a Redis Cluster
+	 */
+	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, int syncReplicas,
+			Duration syncTimeout, NotificationMode notifications) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-		this.channel = channel(keyPrefix);
-		this.runs = new ClientRuns(connectionFactory, keyPrefix, this.channel, syncReplicas, syncTimeout);
+		Objects.requireNonNull(notifications, "notifications must not be null");
+		this.channels = new ReleaseChannels(keyPrefix, notifications.resolve(connectionFactory, keyPrefix));
+		this.runs = new ClientRuns(connectionFactory, keyPrefix, this.channels, syncReplicas, syncTimeout);
 	}
 
 	/**
@@ -149,13 +168,28 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Returns the pub/sub channel that read/write releases are published on: the key prefix followed by
+	 * Returns the classic pub/sub channel that read/write releases are published on: the key prefix followed by
 	 * {@code __released}; each message is the released lock's Redis key. Grants of reentrant locks to a
 	 * client's waiters go to {@code <this channel>:<client id>}, each message {@code <owner id> <wait id> <key>}.
+	 * In {@link NotificationMode#SHARDED} mode the channels are this name followed by a hash tag per slot
+	 * ({@code <this channel>{<tag>}}, see {@code docs/redis-data.md}).
 	 * @return the channel name
 	 */
 	public String getChannel() {
-		return this.channel;
+		return this.channels.classic();
+	}
+
+	/**
+	 * Returns how this client's release notifications travel, as resolved when it was created.
+	 * @return {@link NotificationMode#CLASSIC} or {@link NotificationMode#SHARDED}
+	 */
+	public NotificationMode getNotificationMode() {
+		return this.channels.mode();
+	}
+
+	/** The release channels, in this client's mode. */
+	ReleaseChannels channels() {
+		return this.channels;
 	}
 
 	/** The release channel of a key prefix: starts with it, so that one ACL pattern covers keys and channels. */

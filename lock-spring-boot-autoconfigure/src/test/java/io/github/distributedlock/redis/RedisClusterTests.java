@@ -106,6 +106,8 @@ class RedisClusterTests {
 			DistributedLockTemplate a = new DistributedLockTemplate(first, Duration.ofSeconds(30), Duration.ofSeconds(10));
 			DistributedLockTemplate b = new DistributedLockTemplate(second, Duration.ofSeconds(30), Duration.ofSeconds(10));
 			StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+			// sharded on Redis 7.0+ and Valkey with Lettuce; classic on Redis 6.2 (.ci/older-servers) and with Jedis
+			assertThat(first.getNotificationMode()).isEqualTo(expectedNotifications());
 			// twenty keys land in slots of all three nodes
 			for (int i = 0; i < 20; i++) {
 				String key = "cluster:" + UUID.randomUUID();
@@ -150,6 +152,13 @@ class RedisClusterTests {
 				assertThat(redis.hasKey("lock:" + key)).isFalse();
 			}
 		}
+	}
+
+	private NotificationMode expectedNotifications() {
+		String info = nodes.get(0).admin().info("server");
+		int major = Integer.parseInt(info.substring(info.indexOf("redis_version:") + 14).split("\\.")[0]);
+		return (clientLibrary() == RedisClientLibrary.LETTUCE && major >= 7) ? NotificationMode.SHARDED
+				: NotificationMode.CLASSIC;
 	}
 
 	private static boolean onPath(String command) {
