@@ -125,6 +125,52 @@ class FrozenRedisInterruptTests {
 	}
 
 	/**
+	 * Issue 28, finding 1: while every renewal slot waits on the frozen server (13 holds fill them, as above), a
+	 * hard lease and an auto-renewed hold that are not due yet when the last of those holds is lost are still told
+	 * lost when their own leases end, not when a stuck batch comes back (a 12 s command timeout here). Before,
+	 * the watchdog's stuck sweep looked again only at holds already due: the hard lease was told about 12 s after
+	 * the freeze.
+	 */
+	@Test
+	void holdsNotDueYetWhileRenewalsAreStuckAreToldLostWhenTheirLeasesEnd() throws Exception {
+		LettuceConnectionFactory slowTimeouts = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.server.host(), this.server.port()),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(12)).build());
+		slowTimeouts.afterPropertiesSet();
+		slowTimeouts.start();
+		RedisLockClient client = new RedisLockClient(slowTimeouts, "lock:");
+		List<LockHandle> handles = new ArrayList<>();
+		try {
+			for (int i = 0; i < 13; i++) {
+				handles.add(client.acquire(this.key + ":" + i, LockType.REENTRANT, Duration.ofMillis(600 + 200 * i),
+						true, Duration.ZERO, Duration.ofSeconds(5), false));
+			}
+			LockHandle hard = client.acquire(this.key + ":hard", LockType.REENTRANT, Duration.ofMillis(4500), false,
+					Duration.ZERO, Duration.ofSeconds(5), false);
+			LockHandle renewed = client.acquire(this.key + ":renewed", LockType.REENTRANT, Duration.ofMillis(9000),
+					true, Duration.ZERO, Duration.ofSeconds(5), false);
+			handles.add(hard);
+			handles.add(renewed);
+			this.server.freeze();
+			for (LockHandle handle : List.of(hard, renewed)) {
+				Instant leaseEnd = handle.leaseConfirmedUntil();
+				LockLostException loss = handle.whenLost().toCompletableFuture().get(20, TimeUnit.SECONDS);
+				long afterLeaseEnd = Duration.between(leaseEnd, Instant.now()).toMillis();
+				System.out.println("Stuck renewals: " + handle.key() + " told lost " + afterLeaseEnd
+						+ " ms after its confirmed lease ended: " + loss.getMessage());
+				// within its lease end (plus room for a loaded machine), never a command timeout later
+				assertThat(afterLeaseEnd).as("%s: %s", handle.key(), loss.getMessage()).isBetween(-5L, 1500L);
+			}
+		}
+		finally {
+			this.server.resume();
+			handles.forEach((handle) -> catchThrowable(handle::close));
+			client.close();
+			slowTimeouts.destroy();
+		}
+	}
+
+	/**
 	 * Holds the lock in a method that sleeps for 3 leases, freezes Redis once it runs, and lets Redis go on
 	 * when the method ended.
 	 */
