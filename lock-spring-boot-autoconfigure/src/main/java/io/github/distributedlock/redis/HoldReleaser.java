@@ -202,6 +202,13 @@ final class HoldReleaser {
 							+ "' overwritten with a value that is no lock");
 					return LockScripts.NOT_HELD;
 				}
+				if (RedisFailures.isTransient(failure) && !this.closed.get() && !hold.autoRenew
+						&& sentAt - hold.confirmedUntil >= 0) {
+					// its hard lease had ended when the release was sent, and the watchdog had not told it yet:
+					// lost, as far as this client can know, not a release that merely failed
+					hold.markLost(hold.hardLeaseRanOut());
+					return LockScripts.NOT_HELD;
+				}
 				if (RedisFailures.isTransient(failure) && !this.closed.get()) {
 					// it may have run; it names this hold's attempt only, so sending it again is harmless
 					this.events.later(() -> this.events.releaseFailed(hold, failure));

@@ -29,7 +29,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code onLost = INTERRUPT} when renewals cannot get through: the Redis server is frozen (SIGSTOP) under a
@@ -167,6 +169,46 @@ class FrozenRedisInterruptTests {
 			handles.forEach((handle) -> catchThrowable(handle::close));
 			client.close();
 			slowTimeouts.destroy();
+		}
+	}
+
+	/**
+	 * Issue 28, finding 5: a hold released after its hard lease ended, before the watchdog looked (its timer held
+	 * up, as on an overloaded machine: here by a slow callback of an asynchronous acquisition that completed on
+	 * it), whose release then times out on the frozen server, reports the loss. Before, the release that could
+	 * not reach Redis passed for one that came in time: the work under the lock was reported a success.
+	 */
+	@Test
+	void aReleaseAfterTheHardLeaseEndedThatCannotReachRedisReportsTheLoss() throws Exception {
+		// long enough for the callback below to hold the timer before it ends, on a loaded machine
+		LockHandle hard = this.client.acquire(this.key, LockType.REENTRANT, Duration.ofMillis(3000), false, Duration.ZERO,
+				Duration.ofSeconds(5), false);
+		CountDownLatch timerHeld = new CountDownLatch(1);
+		CountDownLatch letTimerGo = new CountDownLatch(1);
+		// queued behind the holder in the client; its acquire timeout ends on the client's timer, which runs this
+		// callback and is held up by it until the release is done
+		this.client.acquireAsync(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO,
+				Duration.ofMillis(200), this.client.newAsyncOwner()).whenComplete((handle, ex) -> {
+					if (Thread.currentThread().getName().endsWith("-timer")) {
+						timerHeld.countDown();
+					}
+					try {
+						letTimerGo.await(30, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException interrupted) {
+						Thread.currentThread().interrupt();
+					}
+				});
+		try {
+			assertThat(timerHeld.await(10, TimeUnit.SECONDS)).isTrue();
+			Instant leaseEnd = hard.leaseConfirmedUntil();
+			await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(leaseEnd.plusMillis(50)));
+			this.server.freeze();
+			// the release times out (the command timeout is 2 s): a transient failure
+			assertThatThrownBy(hard::close).isInstanceOf(LockLostException.class).hasMessageContaining("ran out");
+		}
+		finally {
+			letTimerGo.countDown();
 		}
 	}
 
