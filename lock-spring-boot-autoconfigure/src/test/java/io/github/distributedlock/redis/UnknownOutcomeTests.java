@@ -4,9 +4,13 @@ import io.github.distributedlock.test.Owners;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,6 +26,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -126,6 +131,44 @@ class UnknownOutcomeTests {
 		await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(8)).until(() -> !this.redis.hasKey("lock:" + this.key));
 		assertThat(this.client.acquire(this.key, type, Duration.ofSeconds(30), true, Duration.ZERO, false)).isTrue();
 		this.client.release(this.key, type);
+	}
+
+	/**
+	 * Issue 28, finding 2: a release sent while Redis is frozen behind another command; Redis is killed and
+	 * restarted empty, Lettuce fails the command at the head, reconnects and sends the release again, which finds
+	 * nothing held. That is not a release that ran twice (the first server never ran it, and the new one lost the
+	 * scripts with the lock): the release reports the possible loss. Before, it passed for a release that ran
+	 * twice, and {@code close()} returned normally.
+	 */
+	@Test
+	void aReleaseSentAgainToARestartedEmptyRedisReportsThePossibleLoss() throws Exception {
+		LettuceConnectionFactory patient = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.server.host(), this.server.port()),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(20)).build());
+		patient.afterPropertiesSet();
+		patient.start();
+		RedisLockClient client = new RedisLockClient(patient, "lock:");
+		try {
+			LockHandle held = client.acquire(this.key, LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO,
+					Duration.ofSeconds(5), false);
+			assertThat(held).isNotNull();
+			this.server.freeze();
+			// the command at the head of the connection, then the release behind it
+			CompletableFuture<LockHandle> head = client.acquireAsync(this.key + ":other", LockType.REENTRANT,
+					Duration.ofSeconds(30), true, Duration.ZERO, Duration.ZERO, client.newAsyncOwner());
+			CompletableFuture<Void> release = CompletableFuture.runAsync(held::close);
+			// nothing to watch on a frozen server: give the release time to be written behind the head
+			await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> true);
+			this.server.kill();
+			this.server.restart();
+			assertThatThrownBy(() -> release.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(LockLostException.class)
+				.hasMessageContaining("may have been wiped");
+			head.handle((handle, ex) -> handle).get(30, TimeUnit.SECONDS);
+		}
+		finally {
+			client.close();
+			patient.destroy();
+		}
 	}
 
 }
