@@ -170,8 +170,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	/**
 	 * Returns the pub/sub channel that read/write releases are published on: the key prefix followed by
-	 * {@code __released}; each message is the released lock's Redis key. Grants of reentrant locks to a
-	 * client's waiters go to {@code <this channel>:<client id>}, each message {@code <owner id> <wait id> <key>}.
+	 * {@code __released}; each message is the released lock's Redis key. Grants of reentrant locks and of
+	 * semaphore permits to a client's waiters go to {@code <this channel>:<client id>}, each message
+	 * {@code <owner id> <wait id> <fencing token> <key>}.
 	 * @return the channel name
 	 */
 	public String getChannel() {
