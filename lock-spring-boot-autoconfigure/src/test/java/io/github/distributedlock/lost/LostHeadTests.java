@@ -78,7 +78,9 @@ class LostHeadTests {
 		// one waiter that queued before the loss, one that comes after it
 		try (OnThread<LockHandle> early = OnThread.start("early-waiter", () -> client.acquire(this.key,
 				LockType.REENTRANT, Duration.ofSeconds(30), true, Duration.ZERO, Duration.ofSeconds(5), false))) {
-			await().pollDelay(Duration.ofMillis(100)).atMost(Duration.ofSeconds(2)).until(() -> true);
+			// queued in the client behind the holder: its thread waits for its turn
+			await().atMost(Duration.ofSeconds(5)).until(() -> early.thread().getState() == Thread.State.WAITING
+					|| early.thread().getState() == Thread.State.TIMED_WAITING);
 			SharedRedis.redis().delete("lock:" + this.key);
 			holder.whenLost().toCompletableFuture().get(10, TimeUnit.SECONDS);
 			long toldAt = System.nanoTime();

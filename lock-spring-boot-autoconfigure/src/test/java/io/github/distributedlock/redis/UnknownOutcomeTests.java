@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import io.github.distributedlock.test.OnThread;
 import io.github.distributedlock.test.Owners;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -156,13 +157,18 @@ class UnknownOutcomeTests {
 			// the command at the head of the connection, then the release behind it
 			CompletableFuture<LockHandle> head = client.acquireAsync(this.key + ":other", LockType.REENTRANT,
 					Duration.ofSeconds(30), true, Duration.ZERO, Duration.ZERO, client.newAsyncOwner());
-			CompletableFuture<Void> release = CompletableFuture.runAsync(held::close);
-			// nothing to watch on a frozen server: give the release time to be written behind the head
-			await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> true);
-			this.server.kill();
-			this.server.restart();
-			assertThatThrownBy(() -> release.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(LockLostException.class)
-				.hasMessageContaining("may have been wiped");
+			try (OnThread<Void> release = OnThread.start("release", () -> {
+				held.close();
+				return null;
+			})) {
+				// the release was handed to Lettuce, which writes it behind the head at once: its caller waits
+				await().atMost(Duration.ofSeconds(5)).until(() -> release.thread().getState() == Thread.State.WAITING
+						|| release.thread().getState() == Thread.State.TIMED_WAITING);
+				this.server.kill();
+				this.server.restart();
+				assertThatThrownBy(() -> release.get(30)).isInstanceOf(LockLostException.class)
+					.hasMessageContaining("may have been wiped");
+			}
 			head.handle((handle, ex) -> handle).get(30, TimeUnit.SECONDS);
 		}
 		finally {
