@@ -71,7 +71,8 @@ final class ClientParts {
 			@Nullable ReplicaSync replicaSync) {
 		this.clientId = clientId;
 		this.replicaSync = replicaSync;
-		LockCommands commands = new LockCommands(new ScriptExecutor(connectionFactory), channels);
+		ScriptExecutor scripts = new ScriptExecutor(connectionFactory);
+		LockCommands commands = new LockCommands(scripts, channels);
 		String threadName = "distributed-lock-" + clientId.substring(0, 8);
 		this.threads = new ClientThreads(threadName, commands.isBlocking());
 		this.queues = new LocalQueues(this.threads.timer);
@@ -79,7 +80,7 @@ final class ClientParts {
 				this.threads.subscriber);
 		this.watchdog = new LeaseWatchdog(threadName, commands, this.events, this.threads.timer);
 		this.releaser = new HoldReleaser(this.holds, this.queues, commands, this.shutdownGrace, this.closed,
-				this.events, this.watchdog, this.notifications::disconnects);
+				this.events, this.watchdog, new ReleaseReplays(this.notifications::disconnects, scripts::noScriptAnswers));
 		this.shutdownReleases = new ShutdownReleases(this.holds.values(), commands, this.events);
 		this.watchdog.setOrphanHandler(this.releaser::releaseOrphan);
 		this.events.setBackground(this.watchdog::runInBackground);

@@ -169,10 +169,10 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	/**
 	 * Returns the classic pub/sub channel that read/write releases are published on: the key prefix followed by
-	 * {@code __released}; each message is the released lock's Redis key. Grants of reentrant locks to a
-	 * client's waiters go to {@code <this channel>:<client id>}, each message {@code <owner id> <wait id> <key>}.
-	 * In {@link NotificationMode#SHARDED} mode the channels are this name followed by a hash tag per slot
-	 * ({@code <this channel>{<tag>}}, see {@code docs/redis-data.md}).
+	 * {@code __released}; each message is the released lock's Redis key. Grants of reentrant locks and of
+	 * semaphore permits to a client's waiters go to {@code <this channel>:<client id>}, each message
+	 * {@code <owner id> <wait id> <fencing token> <key>}. In {@link NotificationMode#SHARDED} mode the channels are
+	 * this name followed by a hash tag per slot ({@code <this channel>{<tag>}}, see {@code docs/redis-data.md}).
 	 * @return the channel name
 	 */
 	public String getChannel() {

@@ -23,7 +23,8 @@ import org.springframework.util.ClassUtils;
  * <li>release channels, shared by all clients: read/write release scripts publish the released lock's Redis
  * key there, and each message wakes the waiters of that key in this JVM, which then try again;</li>
  * <li>this client's grant channels, {@code <release channel>:<client id>}: a reentrant release that grants the
- * lock to a waiter of this client publishes {@code "<owner id> <wait id> <key>"} there, and the message wakes
+ * lock (or a semaphore's permit) to a waiter of this client publishes
+ * {@code "<owner id> <wait id> <fencing token> <key>"} there, and the message wakes
  * only that wait, which then holds the lock (see {@code reentrant_common.lua}).</li>
  * </ul>
  * Classic mode: one subscription per client serves every waiter of every lock ({@link ReleaseSubscription}).

@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.fencing.FencedRedis;
+import io.github.distributedlock.fencing.StaleFencingTokenException;
 import io.github.distributedlock.test.OnThread;
 import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.RedisServer;
@@ -24,6 +26,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -116,6 +119,25 @@ class RedisClusterTests {
 				assertThat(ReleaseWakeups.readerReleaseWakesWriter(a, b, key, redis)).isLessThan(Duration.ofSeconds(3));
 				assertThat(redis.hasKey("lock:" + key)).isFalse();
 			}
+		}
+	}
+
+	/**
+	 * Issue 28: a key whose braces make no hash tag ({@code a{}b}, {@code a}b}) is hashed whole, and its token
+	 * key lands in its slot too: a fenced write of it is one script, not refused with CROSSSLOT (as it was when
+	 * the token key quoted the key in braces).
+	 */
+	@Test
+	void fencedWritesOfKeysWhoseBracesMakeNoHashTagStayInTheirSlot() {
+		FencedRedis fenced = new FencedRedis(this.connectionFactory);
+		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+		for (String shape : List.of("a{}b", "a}b", "}{", "a{b")) {
+			String key = "fence:" + UUID.randomUUID() + ":" + shape;
+			fenced.set(key, "first", 2);
+			assertThatThrownBy(() -> fenced.set(key, "late", 1)).isInstanceOf(StaleFencingTokenException.class);
+			assertThat(redis.opsForValue().get(key)).isEqualTo("first");
+			redis.delete(key);
+			redis.delete(FencedRedis.fencingTokenKey(key));
 		}
 	}
 
