@@ -40,6 +40,13 @@ final class ReleaseSubscription implements NotificationSubscription {
 	/** The longest pause between failed subscription attempts. */
 	static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(16);
 
+	/**
+	 * How long {@link #close()} waits for the container to stop. Its stop waits for a subscription attempt under
+	 * way, and Lettuce's connect of a pub/sub connection waits without a timeout of its own: on a frozen server up
+	 * to a command timeout, and for ever when the connection factory was stopped during the connect.
+	 */
+	static final long CLOSE_WAIT_MILLIS = 2000;
+
 	private final RedisMessageListenerContainer container;
 
 	private final String channel;
@@ -225,6 +232,23 @@ final class ReleaseSubscription implements NotificationSubscription {
 	@Override
 	public void close() {
 		this.closed = true;
+		// on a thread of its own, so that a connect that never ends cannot hold the application's shutdown
+		Thread stopping = new Thread(this::destroyContainer, "distributed-lock-subscription-close");
+		stopping.setDaemon(true);
+		stopping.start();
+		try {
+			stopping.join(CLOSE_WAIT_MILLIS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (stopping.isAlive()) {
+			logger.warn("The subscription to '" + this.channel + "' did not stop within " + CLOSE_WAIT_MILLIS
+					+ " ms: a connection attempt to Redis is still under way; it is left to end on a daemon thread");
+		}
+	}
+
+	private void destroyContainer() {
 		try {
 			this.container.destroy();
 		}
