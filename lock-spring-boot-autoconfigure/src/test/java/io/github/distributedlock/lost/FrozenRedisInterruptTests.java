@@ -204,10 +204,23 @@ class FrozenRedisInterruptTests {
 		List<LockHandle> handles = new ArrayList<>();
 		try {
 			for (int i = 0; i < 13; i++) {
-				handles.add(client.acquire(LockRequest.builder(this.key + ":" + i).type(LockType.REENTRANT).lease(Duration.ofMillis(600 + 200 * i)).autoRenew(true).holdAtLeast(Duration.ZERO).timeout(Duration.ofSeconds(5)).interruptible(false).build()));
+				handles.add(client.acquire(LockRequest.builder(this.key + ":" + i)
+						.lease(Duration.ofMillis(600 + 200 * i))
+						.timeout(Duration.ofSeconds(5))
+						.interruptible(false)
+						.build()));
 			}
-			LockHandle hard = client.acquire(LockRequest.builder(this.key + ":hard").type(LockType.REENTRANT).lease(Duration.ofMillis(4500)).autoRenew(false).holdAtLeast(Duration.ZERO).timeout(Duration.ofSeconds(5)).interruptible(false).build());
-			LockHandle renewed = client.acquire(LockRequest.builder(this.key + ":renewed").type(LockType.REENTRANT).lease(Duration.ofMillis(9000)).autoRenew(true).holdAtLeast(Duration.ZERO).timeout(Duration.ofSeconds(5)).interruptible(false).build());
+			LockHandle hard = client.acquire(LockRequest.builder(this.key + ":hard")
+					.lease(Duration.ofMillis(4500))
+					.autoRenew(false)
+					.timeout(Duration.ofSeconds(5))
+					.interruptible(false)
+					.build());
+			LockHandle renewed = client.acquire(LockRequest.builder(this.key + ":renewed")
+					.lease(Duration.ofMillis(9000))
+					.timeout(Duration.ofSeconds(5))
+					.interruptible(false)
+					.build());
 			handles.add(hard);
 			handles.add(renewed);
 			this.server.freeze();
@@ -238,12 +251,21 @@ class FrozenRedisInterruptTests {
 	@Test
 	void aReleaseAfterTheHardLeaseEndedThatCannotReachRedisReportsTheLoss() throws Exception {
 		// long enough for the callback below to hold the timer before it ends, on a loaded machine
-		LockHandle hard = this.client.acquire(LockRequest.builder(this.key).type(LockType.REENTRANT).lease(Duration.ofMillis(3000)).autoRenew(false).holdAtLeast(Duration.ZERO).timeout(Duration.ofSeconds(5)).interruptible(false).build());
+		LockHandle hard = this.client.acquire(LockRequest.builder(this.key)
+				.lease(Duration.ofMillis(3000))
+				.autoRenew(false)
+				.timeout(Duration.ofSeconds(5))
+				.interruptible(false)
+				.build());
 		CountDownLatch timerHeld = new CountDownLatch(1);
 		CountDownLatch letTimerGo = new CountDownLatch(1);
 		// queued behind the holder in the client; its acquire timeout ends on the client's timer, which runs this
 		// callback and is held up by it until the release is done
-		this.client.acquireAsync(LockRequest.builder(this.key).type(LockType.REENTRANT).lease(Duration.ofSeconds(30)).autoRenew(true).holdAtLeast(Duration.ZERO).timeout(Duration.ofMillis(200)).owner(this.client.newAsyncOwner()).build()).whenComplete((handle, ex) -> {
+		this.client.acquireAsync(LockRequest.builder(this.key)
+				.lease(Duration.ofSeconds(30))
+				.timeout(Duration.ofMillis(200))
+				.owner(this.client.newAsyncOwner())
+				.build()).whenComplete((handle, ex) -> {
 					if (Thread.currentThread().getName().endsWith("-timer")) {
 						timerHeld.countDown();
 					}

@@ -50,11 +50,18 @@ class LostHeadTests {
 	@Test
 	void aTryWithoutWaitingIsNotRefusedByAHolderThatOverranItsHardLease() throws Exception {
 		RedisLockClient client = newClient();
-		LockHandle overrun = client.acquire(LockRequest.builder(this.key).type(LockType.REENTRANT).lease(Duration.ofMillis(300)).autoRenew(false).holdAtLeast(Duration.ZERO).timeout(Duration.ZERO).interruptible(false).build());
+		LockHandle overrun = client.acquire(LockRequest.builder(this.key)
+				.lease(Duration.ofMillis(300))
+				.autoRenew(false)
+				.interruptible(false)
+				.build());
 		assertThat(overrun).isNotNull();
 		overrun.whenLost().toCompletableFuture().get(10, TimeUnit.SECONDS);
 		await().atMost(Duration.ofSeconds(5)).until(() -> !SharedRedis.redis().hasKey("lock:" + this.key));
-		try (OnThread<LockHandle> other = OnThread.start("try-once", () -> client.acquire(LockRequest.builder(this.key).type(LockType.REENTRANT).lease(Duration.ofSeconds(30)).autoRenew(true).holdAtLeast(Duration.ZERO).timeout(Duration.ZERO).interruptible(false).build()))) {
+		try (OnThread<LockHandle> other = OnThread.start("try-once", () -> client.acquire(LockRequest.builder(this.key)
+				.lease(Duration.ofSeconds(30))
+				.interruptible(false)
+				.build()))) {
 			LockHandle taken = other.get(10);
 			assertThat(taken).as("a try without waiting while the head overran its hard lease").isNotNull();
 			taken.close();
@@ -71,10 +78,17 @@ class LostHeadTests {
 	@Test
 	void aHolderKnownLostDoesNotBlockItsOwnClientsWaiters() throws Exception {
 		RedisLockClient client = newClient();
-		LockHandle holder = client.acquire(LockRequest.builder(this.key).type(LockType.REENTRANT).lease(Duration.ofMillis(3000)).autoRenew(true).holdAtLeast(Duration.ZERO).timeout(Duration.ZERO).interruptible(false).build());
+		LockHandle holder = client.acquire(LockRequest.builder(this.key)
+				.lease(Duration.ofMillis(3000))
+				.interruptible(false)
+				.build());
 		assertThat(holder).isNotNull();
 		// one waiter that queued before the loss, one that comes after it
-		try (OnThread<LockHandle> early = OnThread.start("early-waiter", () -> client.acquire(LockRequest.builder(this.key).type(LockType.REENTRANT).lease(Duration.ofSeconds(30)).autoRenew(true).holdAtLeast(Duration.ZERO).timeout(Duration.ofSeconds(5)).interruptible(false).build()))) {
+		try (OnThread<LockHandle> early = OnThread.start("early-waiter", () -> client.acquire(LockRequest.builder(this.key)
+				.lease(Duration.ofSeconds(30))
+				.timeout(Duration.ofSeconds(5))
+				.interruptible(false)
+				.build()))) {
 			// queued in the client behind the holder: its thread waits for its turn
 			await().atMost(Duration.ofSeconds(5)).until(() -> early.thread().getState() == Thread.State.WAITING
 					|| early.thread().getState() == Thread.State.TIMED_WAITING);
@@ -87,7 +101,11 @@ class LostHeadTests {
 					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - toldAt) + " ms after the loss was told");
 			first.close();
 		}
-		try (OnThread<LockHandle> late = OnThread.start("late-waiter", () -> client.acquire(LockRequest.builder(this.key).type(LockType.REENTRANT).lease(Duration.ofSeconds(30)).autoRenew(true).holdAtLeast(Duration.ZERO).timeout(Duration.ofSeconds(5)).interruptible(false).build()))) {
+		try (OnThread<LockHandle> late = OnThread.start("late-waiter", () -> client.acquire(LockRequest.builder(this.key)
+				.lease(Duration.ofSeconds(30))
+				.timeout(Duration.ofSeconds(5))
+				.interruptible(false)
+				.build()))) {
 			LockHandle second = late.get(10);
 			assertThat(second).as("a waiter that came after the loss").isNotNull();
 			assertThat(holder.isLost()).isTrue();

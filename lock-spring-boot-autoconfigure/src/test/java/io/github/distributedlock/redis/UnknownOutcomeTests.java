@@ -157,11 +157,18 @@ class UnknownOutcomeTests {
 		patient.start();
 		RedisLockClient client = new RedisLockClient(patient, "lock:");
 		try {
-			LockHandle held = client.acquire(LockRequest.builder(this.key).type(LockType.REENTRANT).lease(Duration.ofSeconds(30)).autoRenew(true).holdAtLeast(Duration.ZERO).timeout(Duration.ofSeconds(5)).interruptible(false).build());
+			LockHandle held = client.acquire(LockRequest.builder(this.key)
+					.lease(Duration.ofSeconds(30))
+					.timeout(Duration.ofSeconds(5))
+					.interruptible(false)
+					.build());
 			assertThat(held).isNotNull();
 			this.server.freeze();
 			// the command at the head of the connection, then the release behind it
-			CompletableFuture<LockHandle> head = client.acquireAsync(LockRequest.builder(this.key + ":other").type(LockType.REENTRANT).lease(Duration.ofSeconds(30)).autoRenew(true).holdAtLeast(Duration.ZERO).timeout(Duration.ZERO).owner(client.newAsyncOwner()).build());
+			CompletableFuture<LockHandle> head = client.acquireAsync(LockRequest.builder(this.key + ":other")
+					.lease(Duration.ofSeconds(30))
+					.owner(client.newAsyncOwner())
+					.build());
 			try (OnThread<Void> release = OnThread.start("release", () -> {
 				held.close();
 				return null;
