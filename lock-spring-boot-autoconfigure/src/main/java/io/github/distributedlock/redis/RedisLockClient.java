@@ -18,7 +18,6 @@ import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.redis.Hold.HoldId;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -39,7 +38,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <p>
  * Thread-safe.
  */
-public final class RedisLockClient implements LockClient, SmartLifecycle {
+public final class RedisLockClient extends ClientLifecycle implements LockClient {
 
 	/**
 	 * Lifecycle phase: stopped after a web server's graceful shutdown ({@code Integer.MAX_VALUE - 1024}) and
@@ -60,9 +59,6 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	private final String keyPrefix;
 
 	private final ReleaseChannels channels;
-
-	/** The current run, and the restarts and the graceful stop. */
-	private final ClientRuns runs;
 
 	/** Numbers the owners that are not threads. */
 	private final AtomicLong asyncOwners = new AtomicLong();
@@ -112,30 +108,23 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, int syncReplicas,
 			Duration syncTimeout, NotificationMode notifications) {
+		this(connectionFactory, keyPrefix, releaseChannels(connectionFactory, keyPrefix, notifications), syncReplicas,
+				syncTimeout);
+	}
+
+	private RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, ReleaseChannels channels,
+			int syncReplicas, Duration syncTimeout) {
+		super(new ClientRuns(connectionFactory, keyPrefix, channels, syncReplicas, syncTimeout));
+		this.keyPrefix = keyPrefix;
+		this.channels = channels;
+	}
+
+	private static ReleaseChannels releaseChannels(RedisConnectionFactory connectionFactory, String keyPrefix,
+			NotificationMode notifications) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
-		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+		Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
 		Objects.requireNonNull(notifications, "notifications must not be null");
-		this.channels = new ReleaseChannels(keyPrefix, notifications.resolve(connectionFactory, keyPrefix));
-		this.runs = new ClientRuns(connectionFactory, keyPrefix, this.channels, syncReplicas, syncTimeout);
-	}
-
-	/**
-	 * Sets how long {@link #stop()} waits for running holders to release their locks before it releases what
-	 * is left (default {@link #DEFAULT_SHUTDOWN_TIMEOUT}).
-	 * @param shutdownTimeout the grace period; zero releases at once; not negative
-	 * @throws IllegalArgumentException if negative
-	 */
-	public void setShutdownTimeout(Duration shutdownTimeout) {
-		this.runs.setShutdownTimeout(shutdownTimeout);
-	}
-
-	/**
-	 * Sets what is told when a lock is acquired, released, lost or not renewed (see {@link LockObserver});
-	 * {@link LockObserver#NONE} by default. Acquisitions and releases are also logged at DEBUG, losses at WARN.
-	 * @param observer the observer; {@link LockObserver#of} combines several
-	 */
-	public void setLockObserver(LockObserver observer) {
-		this.runs.setObserver(observer);
+		return new ReleaseChannels(keyPrefix, notifications.resolve(connectionFactory, keyPrefix));
 	}
 
 	@Override
@@ -274,69 +263,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		return new ClientProbe(this.runs.current(), this.keyPrefix);
 	}
 
-	/**
-	 * Tells whether release notifications arrive, for health checks and diagnostics; without them waiters
-	 * still get their locks, but only when the holder's lease would end.
-	 * @return {@code true} while the pub/sub subscription is up
-	 */
-	public boolean isListening() {
-		return this.runs.current().notifications.isListening();
-	}
-
 	@Override
 	public boolean isHeldByCurrentThread(String key, LockType type) {
 		return this.runs.current().holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
-	}
-
-	/**
-	 * Releases every lock this client still holds at once, each with a warning naming the lock and its holder,
-	 * and stops the watchdog and the subscription; those holders' releases then throw
-	 * {@link LockLostException}, without a round trip. Idempotent. {@link #stop()} first gives running holders
-	 * a grace period.
-	 */
-	@Override
-	public void close() {
-		this.runs.current().close();
-	}
-
-	/**
-	 * Starts the client again after {@link #stop()} or {@link #close()} (an application context restarted, or
-	 * restored from a checkpoint): with a new client id, renewal, listening and threads of its own; handles of
-	 * the earlier run stay lost. Does nothing while the client is open: it is ready when constructed.
-	 * @throws IllegalArgumentException if replica sync is on and can no longer be set up (see the constructor)
-	 */
-	@Override
-	public void start() {
-		this.runs.restart();
-	}
-
-	/**
-	 * Stops the client gracefully: waits up to the {@linkplain #setShutdownTimeout(Duration) shutdown timeout}
-	 * for the owners that hold locks to release them (they are renewed meanwhile, and released normally),
-	 * then {@linkplain #close() closes} it, releasing what is left. In an application context this runs in
-	 * phase {@link #PHASE}, before the Redis connection factory stops; it blocks its phase while it waits.
-	 */
-	@Override
-	public void stop() {
-		this.runs.stop();
-	}
-
-	/**
-	 * Tells whether the client is open.
-	 * @return {@code false} once closed
-	 */
-	@Override
-	public boolean isRunning() {
-		return !this.runs.current().closed.get();
-	}
-
-	/**
-	 * Returns {@link #PHASE}.
-	 * @return the lifecycle phase
-	 */
-	@Override
-	public int getPhase() {
-		return PHASE;
 	}
 
 }
