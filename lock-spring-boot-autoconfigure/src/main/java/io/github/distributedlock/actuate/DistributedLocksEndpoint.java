@@ -3,7 +3,6 @@ package io.github.distributedlock.actuate;
 import java.util.List;
 import java.util.Objects;
 
-import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockClient;
@@ -25,8 +24,9 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * <li>{@code GET /actuator/distributedlocks}: the locks this instance holds now;</li>
  * <li>{@code GET /actuator/distributedlocks/{key}}: one lock as Redis holds it, whoever holds it;</li>
  * <li>{@code DELETE /actuator/distributedlocks/{key}}: force-releases it, only when
- * {@code distributed-lock.endpoint.force-release-enabled=true} (otherwise 403, the lock untouched). Its holder
- * then loses it: its release throws {@code LockLostException}.</li>
+ * {@code distributed-lock.endpoint.force-release-enabled=true} (otherwise 403, the lock untouched; 409, also
+ * untouched, for a key of another Redis type, which is no lock of this library). Its holder then loses it: its
+ * release throws {@code LockLostException}.</li>
  * </ul>
  * Keys are given without the key prefix and may contain {@code /}. Thread-safe.
  */
@@ -121,8 +121,10 @@ public class DistributedLocksEndpoint {
 	/**
 	 * One held lock.
 	 * @param key the lock key
-	 * @param type the lock type
-	 * @param owner the owner id, {@code <client id>:<thread id>}
+	 * @param type the lock type: {@code reentrant}, {@code read}, {@code write} or {@code semaphore}, as the meters
+	 * name it
+	 * @param owner the owner id: on Redis its acquisition attempt's, {@code <client id>:<thread id>/<attempt>} (or
+	 * {@code <client id>:async-<n>/<attempt>}); see {@link HeldLock#owner()}
 	 * @param holdCount the owner's holds, re-entries included
 	 * @param fencingToken the fencing token of the acquisition
 	 * @param heldSince when it was acquired, ISO-8601
@@ -131,11 +133,11 @@ public class DistributedLocksEndpoint {
 	 * @param lost whether it is known to be lost
 	 * @param permits the key's permit count: 1 for a lock, more for a semaphore
 	 */
-	public record HeldLockDescriptor(String key, LockType type, String owner, int holdCount, long fencingToken,
+	public record HeldLockDescriptor(String key, String type, String owner, int holdCount, long fencingToken,
 			String heldSince, long leaseMillis, boolean autoRenew, boolean lost, int permits) {
 
 		static HeldLockDescriptor of(HeldLock lock) {
-			return new HeldLockDescriptor(lock.key(), lock.type(), lock.owner(), lock.holdCount(),
+			return new HeldLockDescriptor(lock.key(), lock.type().nameWith(lock.permits()), lock.owner(), lock.holdCount(),
 					lock.fencingToken(), lock.heldSince().toString(), lock.lease().toMillis(), lock.autoRenew(),
 					lock.lost(), lock.permits());
 		}

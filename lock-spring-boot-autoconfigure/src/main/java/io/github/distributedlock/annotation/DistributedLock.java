@@ -100,8 +100,11 @@ public @interface DistributedLock {
 	 * Minimum hold: the lock stays taken until at least this long after it was acquired, even when the
 	 * method returns sooner; its release then only shortens the lease to what is left of this time and drops
 	 * the owner, so nobody (the same thread included) acquires it before then. Meant for {@code @Scheduled}
-	 * jobs run by instances whose clocks differ a little: an instance that starts the job late finds it still
-	 * taken and skips it. Same format as {@link #lease()}; not negative. Empty (the default) means none.
+	 * jobs: {@code fixedRate} and {@code fixedDelay} ones, which each instance fires at its own phase (one
+	 * without a minimum hold gets a startup WARN), and {@code cron} ones run by instances whose clocks differ a
+	 * little: an instance that starts the job late finds it still taken and skips it. Choose it a little
+	 * shorter than the period. Same format as {@link #lease()}; not negative. Empty (the default) means none;
+	 * {@code "0"} too, and silences that WARN.
 	 * @return the minimum hold, or empty for none
 	 */
 	String holdAtLeast() default "";

@@ -24,6 +24,24 @@ public enum LockType {
 	 * The exclusive side of a read/write lock: excludes every reader and every other writer. Reentrant;
 	 * its owner may also take the read side (downgrade).
 	 */
-	WRITE
+	WRITE;
+
+	/**
+	 * Returns the name of a lock of this type with {@code permits} permits, the one name the meters (tag
+	 * {@code type}), {@code LockLostEvent}, the logs and the {@code distributedlocks} endpoint use.
+	 * @param permits the key's permit count: 1 for a lock, more for a semaphore
+	 * @return {@code reentrant}, {@code read} or {@code write}; {@code semaphore} for more than one permit (a
+	 * semaphore's permits are {@code REENTRANT} holds)
+	 */
+	public String nameWith(int permits) {
+		if (permits > 1) {
+			return "semaphore";
+		}
+		return switch (this) {
+			case REENTRANT -> "reentrant";
+			case READ -> "read";
+			case WRITE -> "write";
+		};
+	}
 
 }

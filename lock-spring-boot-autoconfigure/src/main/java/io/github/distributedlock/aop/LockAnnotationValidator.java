@@ -183,6 +183,7 @@ public class LockAnnotationValidator implements SmartInitializingSingleton, Bean
 				checkReturnKind(beanName, operation);
 				checkStore(beanName, operation);
 				ScheduledLockLog.warnIfWaits(beanName, operation);
+				ScheduledLockLog.warnIfOwnPhase(beanName, operation);
 			}
 		}
 	}

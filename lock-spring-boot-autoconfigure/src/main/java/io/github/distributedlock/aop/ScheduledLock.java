@@ -22,11 +22,18 @@ import org.springframework.scheduling.annotation.Schedules;
  * means not written there (see {@code DeclaredLockAttributes}): {@code onFailure = THROW} written out is kept.
  * Where the class file cannot tell (the annotation is inherited from an interface, say), "unset" means "equal
  * to the default": {@code acquireTimeout = ""} and {@code onFailure = THROW}.
+ * <p>
+ * Only a {@code cron} schedule fires at the same (clock) moments on every instance; {@code fixedRate} and
+ * {@code fixedDelay} count from each instance's own startup or last run, so the instances fire at phases of their
+ * own, and a short job runs on several of them in one period unless {@code holdAtLeast} keeps the lock taken
+ * (see {@code ScheduledLockLog}).
  *
  * @param timeoutDefaulted whether the acquire timeout was unset and is now zero
  * @param onFailureDefaulted whether {@code onFailure} was unset and is now {@code SKIP}
+ * @param ownPhase the first of {@code fixedRate} and {@code fixedDelay} that one of the method's schedules sets,
+ * or {@code null} when every schedule is a {@code cron}
  */
-record ScheduledLock(boolean timeoutDefaulted, boolean onFailureDefaulted) {
+record ScheduledLock(boolean timeoutDefaulted, boolean onFailureDefaulted, @Nullable String ownPhase) {
 
 	/**
 	 * Returns how the scheduled defaults apply to a method.
@@ -40,12 +47,26 @@ record ScheduledLock(boolean timeoutDefaulted, boolean onFailureDefaulted) {
 			return null;
 		}
 		Set<String> written = DeclaredLockAttributes.of(method);
+		String ownPhase = ownPhase(method);
 		if (written == null) {
 			// the class file cannot tell: left at the default's value counts as unset
 			return new ScheduledLock(annotation.acquireTimeout().isEmpty(),
-					annotation.onFailure() == OnLockFailure.THROW);
+					annotation.onFailure() == OnLockFailure.THROW, ownPhase);
 		}
-		return new ScheduledLock(!written.contains("acquireTimeout"), !written.contains("onFailure"));
+		return new ScheduledLock(!written.contains("acquireTimeout"), !written.contains("onFailure"), ownPhase);
+	}
+
+	private static @Nullable String ownPhase(Method method) {
+		for (Scheduled scheduled : AnnotatedElementUtils.getMergedRepeatableAnnotations(method, Scheduled.class,
+				Schedules.class)) {
+			if (scheduled.fixedRate() >= 0 || !scheduled.fixedRateString().isEmpty()) {
+				return "fixedRate";
+			}
+			if (scheduled.fixedDelay() >= 0 || !scheduled.fixedDelayString().isEmpty()) {
+				return "fixedDelay";
+			}
+		}
+		return null;
 	}
 
 	/**

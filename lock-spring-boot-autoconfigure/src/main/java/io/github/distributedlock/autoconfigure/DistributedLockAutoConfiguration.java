@@ -128,12 +128,15 @@ public final class DistributedLockAutoConfiguration {
 		return new LockLostEventPublisher(publisher);
 	}
 
+	// the local store's configuration, which runs first, registers its own
 	@Bean
 	@ConditionalOnBean(DistributedLockTemplate.class)
+	@ConditionalOnMissingBean(DistributedLockStartupLogger.class)
 	DistributedLockStartupLogger distributedLockStartupLogger(DistributedLockTemplate distributedLockTemplate,
-			ObjectProvider<RedisConnectionFactory> connectionFactory, ObjectProvider<LockAnnotationValidator> validator,
-			Environment environment) {
-		return new DistributedLockStartupLogger(distributedLockTemplate, connectionFactory, validator, environment);
+			ObjectProvider<LockAnnotationValidator> validator, ObjectProvider<RedisConnectionFactory> connectionFactory,
+			ObjectProvider<RedisLockClient> redisClient, Environment environment) {
+		return new DistributedLockStartupLogger(distributedLockTemplate, validator,
+				new RedisStoreSummary(connectionFactory, redisClient, environment));
 	}
 
 	/**

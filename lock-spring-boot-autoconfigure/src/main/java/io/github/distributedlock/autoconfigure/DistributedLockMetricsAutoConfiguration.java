@@ -3,19 +3,24 @@ package io.github.distributedlock.autoconfigure;
 import io.github.distributedlock.aop.LockAnnotationValidator;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.metrics.LockAcquireContext;
+import io.github.distributedlock.metrics.LockAcquireTimer;
 import io.github.distributedlock.metrics.LockMetrics;
 import io.github.distributedlock.metrics.LockObservationDecorator;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.MeterObservationHandler;
 import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AllNestedConditions;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 /**
@@ -26,8 +31,15 @@ import org.springframework.context.annotation.Configuration;
  * meter handler, which Spring Boot adds, makes it a timer too). Both back off for a bean of the application's
  * own. The lost and renewal-failure counters of the lock names the annotations use exist at zero from the
  * startup. An {@link ObservationConvention} bean for {@link LockAcquireContext} replaces the default names.
+ * <p>
+ * Where the observations make no meters (Micrometer without Actuator: no {@link ObservationRegistry} bean, or
+ * Spring Boot's with no {@link MeterObservationHandler} bean), {@link LockAcquireTimer} makes the
+ * {@code distributed.lock.acquire} timer itself, so the four meters are there wherever a {@link MeterRegistry}
+ * is. An {@link ObservationRegistry} the application builds itself is left to make its meters or not: it may
+ * have a meter handler that is no bean, and the timer must not be counted twice.
  */
 @AutoConfiguration(after = { DistributedLockAutoConfiguration.class, LocalLockAutoConfiguration.class }, afterName = {
+		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
 @ConditionalOnClass(ObservationRegistry.class)
@@ -61,10 +73,57 @@ public final class DistributedLockMetricsAutoConfiguration {
 		}
 
 		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(MeterRegistry.class)
+		@Conditional(AcquireNotMetered.class)
+		LockAcquireTimer distributedLockAcquireTimer(MeterRegistry registry,
+				ObjectProvider<ObservationConvention<LockAcquireContext>> convention) {
+			return new LockAcquireTimer(registry, convention.getIfUnique());
+		}
+
+		@Bean
 		@ConditionalOnBean(LockMetrics.class)
 		KnownLockMeters distributedLockKnownMeters(LockMetrics metrics,
 				ObjectProvider<LockAnnotationValidator> validator, ApplicationContext context) {
 			return new KnownLockMeters(metrics, validator, context);
+		}
+
+	}
+
+	/** No observation makes the acquire timer: no registry, or Spring Boot's without a meter handler. */
+	static final class AcquireNotMetered extends AnyNestedCondition {
+
+		AcquireNotMetered() {
+			super(ConfigurationPhase.REGISTER_BEAN);
+		}
+
+		@ConditionalOnMissingBean(ObservationRegistry.class)
+		static final class NoObservationRegistry {
+
+		}
+
+		@Conditional(BootRegistryWithoutMeterHandler.class)
+		static final class NoMeterHandler {
+
+		}
+
+	}
+
+	/** Spring Boot's observation registry (its handlers are its handler beans), and no meter handler bean. */
+	static final class BootRegistryWithoutMeterHandler extends AllNestedConditions {
+
+		BootRegistryWithoutMeterHandler() {
+			super(ConfigurationPhase.REGISTER_BEAN);
+		}
+
+		@ConditionalOnBean(type = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationRegistryPostProcessor")
+		static final class BootRegistry {
+
+		}
+
+		@ConditionalOnMissingBean(MeterObservationHandler.class)
+		static final class NoMeterHandler {
+
 		}
 
 	}

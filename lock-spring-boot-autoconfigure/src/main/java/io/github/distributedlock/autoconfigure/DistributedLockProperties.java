@@ -205,8 +205,16 @@ public class DistributedLockProperties {
 	/**
 	 * Sets how long the shutdown waits for lock holders to release their locks.
 	 * @param shutdownTimeout the grace period; zero releases at once; not negative
+	 * @throws InvalidLockPropertyException if the grace period is negative; the message names the property
 	 */
 	public void setShutdownTimeout(Duration shutdownTimeout) {
+		Objects.requireNonNull(shutdownTimeout, "shutdownTimeout must not be null");
+		if (shutdownTimeout.isNegative()) {
+			throw new InvalidLockPropertyException("distributed-lock.shutdown-timeout", shutdownTimeout,
+					"The shutdown grace period (distributed-lock.shutdown-timeout) must not be negative, was "
+							+ shutdownTimeout,
+					"Set distributed-lock.shutdown-timeout to 0 (release at once) or a positive duration, such as 30s.");
+		}
 		this.shutdownTimeout = shutdownTimeout;
 	}
 

@@ -1,5 +1,6 @@
 package io.github.distributedlock.autoconfigure;
 
+import io.github.distributedlock.aop.LockAnnotationValidator;
 import io.github.distributedlock.autoconfigure.DistributedLockAutoConfiguration.DistributedLockAdvisorConfiguration;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
@@ -27,7 +28,7 @@ import org.springframework.context.annotation.Import;
  * of code that uses locks and for single-instance development: it excludes nothing across JVMs. As on Redis,
  * the client tells every {@link LockObserver} bean what happens to its locks (meters, {@code LockLostEvent}s)
  * and the template runs on the client as decorated by every {@link LockClientDecorator} bean (the acquire
- * observation).
+ * observation). One INFO line at startup says the locks are in this JVM only.
  * <p>
  * Runs before {@link DistributedLockAutoConfiguration}, whose Redis client then backs off; every bean backs
  * off when the application defines its own.
@@ -60,6 +61,16 @@ public final class LocalLockAutoConfiguration {
 	DistributedLockTemplate distributedLockTemplate(LockClient lockClient, DistributedLockProperties properties,
 			ObjectProvider<LockClientDecorator> decorators) {
 		return LockTemplateFactory.create(lockClient, properties, decorators);
+	}
+
+	// the startup line; here, since DistributedLockAutoConfiguration is off without Spring Data Redis (and when
+	// it is on, its own backs off for this one)
+	@Bean
+	@ConditionalOnBean(DistributedLockTemplate.class)
+	@ConditionalOnMissingBean(DistributedLockStartupLogger.class)
+	DistributedLockStartupLogger distributedLockStartupLogger(DistributedLockTemplate distributedLockTemplate,
+			ObjectProvider<LockAnnotationValidator> validator) {
+		return new DistributedLockStartupLogger(distributedLockTemplate, validator, LockStoreSummary.NONE);
 	}
 
 	/**

@@ -13,7 +13,9 @@ import io.github.distributedlock.annotation.LockType;
  *
  * @param key the lock key, without any store prefix
  * @param type the lock type
- * @param owner the owner id, {@code <client id>:<thread id>}
+ * @param owner the owner id: on Redis its acquisition attempt's, {@code <client id>:<thread id>/<attempt>} (or
+ * {@code <client id>:async-<n>/<attempt>} for an owner that is not a thread); on the local store, which has no
+ * attempts, {@code <client id>:<thread id>}
  * @param holdCount the owner's holds, re-entries included
  * @param fencingToken the fencing token of the acquisition
  * @param heldSince when it was acquired (wall clock of this JVM, to the precision of its clock)
@@ -29,7 +31,7 @@ public record HeldLock(String key, LockType type, String owner, int holdCount, l
 	 * Checks the components.
 	 * @param key the lock key, without any store prefix
 	 * @param type the lock type
-	 * @param owner the owner id, {@code <client id>:<thread id>}
+	 * @param owner the owner id, {@code <client id>:<thread id>/<attempt>} on Redis (see the record's description)
 	 * @param holdCount the owner's holds, re-entries included
 	 * @param fencingToken the fencing token of the acquisition
 	 * @param heldSince when it was acquired (wall clock of this JVM, to the precision of its clock)

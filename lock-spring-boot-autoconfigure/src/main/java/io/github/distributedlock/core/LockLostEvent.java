@@ -25,18 +25,39 @@ public class LockLostEvent extends ApplicationEvent {
 	/** Why the lock was lost, in words. */
 	private final String reason;
 
+	/** The key's permit count: 1 for a lock, more for a semaphore. */
+	private final int permits;
+
 	/**
-	 * Creates the event.
+	 * Creates the event of a lock (one permit).
 	 * @param source what learned of the loss and published it
 	 * @param key the lock key, without any store prefix
 	 * @param type the lock type
 	 * @param reason why it was lost
 	 */
 	public LockLostEvent(Object source, String key, LockType type, String reason) {
+		this(source, key, type, 1, reason);
+	}
+
+	/**
+	 * Creates the event.
+	 * @param source what learned of the loss and published it
+	 * @param key the lock key, without any store prefix
+	 * @param type the lock type ({@code REENTRANT} for a semaphore's permit)
+	 * @param permits the key's permit count: 1 for a lock, more for a semaphore
+	 * @param reason why it was lost
+	 * @throws IllegalArgumentException if {@code permits} is below 1
+	 */
+	public LockLostEvent(Object source, String key, LockType type, int permits, String reason) {
 		super(source);
 		this.key = Objects.requireNonNull(key, "key must not be null");
 		this.type = Objects.requireNonNull(type, "type must not be null");
 		this.reason = Objects.requireNonNull(reason, "reason must not be null");
+		if (permits < 1) {
+			throw new IllegalArgumentException("permits of the lost lock '" + key + "' must be at least 1, was "
+					+ permits);
+		}
+		this.permits = permits;
 	}
 
 	/**
@@ -48,11 +69,29 @@ public class LockLostEvent extends ApplicationEvent {
 	}
 
 	/**
-	 * Returns the type of the lost lock.
+	 * Returns the type of the lost lock, as it was acquired: a semaphore's permits are {@code REENTRANT} holds,
+	 * so this is {@code REENTRANT} for a semaphore too; {@link #getTypeName()} tells them apart.
 	 * @return the lock type
 	 */
 	public LockType getType() {
 		return this.type;
+	}
+
+	/**
+	 * Returns the name of the lost lock's type, the one the meters (tag {@code type}), the logs and the
+	 * {@code distributedlocks} endpoint use.
+	 * @return {@code reentrant}, {@code read}, {@code write} or {@code semaphore}
+	 */
+	public String getTypeName() {
+		return this.type.nameWith(this.permits);
+	}
+
+	/**
+	 * Returns how many owners may hold the lost lock's key at once.
+	 * @return 1 for a lock, more for a semaphore
+	 */
+	public int getPermits() {
+		return this.permits;
 	}
 
 	/**
@@ -65,7 +104,7 @@ public class LockLostEvent extends ApplicationEvent {
 
 	@Override
 	public String toString() {
-		return "LockLostEvent[" + this.key + ", " + this.type + ": " + this.reason + "]";
+		return "LockLostEvent[" + this.key + ", " + getTypeName() + ": " + this.reason + "]";
 	}
 
 }

@@ -23,7 +23,12 @@ public final class LockLostEventPublisher implements LockObserver {
 
 	@Override
 	public void lost(String key, LockType type, String reason) {
-		this.publisher.publishEvent(new LockLostEvent(this, key, type, reason));
+		lost(key, type, 1, reason);
+	}
+
+	@Override
+	public void lost(String key, LockType type, int permits, String reason) {
+		this.publisher.publishEvent(new LockLostEvent(this, key, type, permits, reason));
 	}
 
 }

@@ -39,7 +39,9 @@ public class DistributedLockRegistry implements LockRegistry<DistributedLock> {
 
 	/**
 	 * Returns the lock of a key: a new, stateless view of the same lock as
-	 * {@code template.getLock(lockKey)}, cheap to obtain for every use.
+	 * {@code template.getLock(lockKey)}, cheap to obtain for every use. The locks of one key obtained from this
+	 * registry are {@linkplain Object#equals(Object) equal} (with equal hash codes); those of another key or
+	 * another registry are not.
 	 * @param lockKey the lock key, a non-blank {@link String} (without the key prefix)
 	 * @return the lock; {@link java.util.concurrent.locks.Lock#newCondition()} throws
 	 * {@link UnsupportedOperationException}
@@ -51,7 +53,7 @@ public class DistributedLockRegistry implements LockRegistry<DistributedLock> {
 			throw new IllegalArgumentException("DistributedLockRegistry needs a String lock key, but got "
 					+ ((lockKey != null) ? lockKey.getClass().getName() + " '" + lockKey + "'" : "null"));
 		}
-		return new RegistryLock(this.template.getClient(), key, this.template.getLock(key));
+		return new RegistryLock(this, this.template.getClient(), key, this.template.getLock(key));
 	}
 
 	@Override

@@ -14,9 +14,12 @@ import org.springframework.integration.support.locks.DistributedLock;
 
 /**
  * The lock {@link DistributedLockRegistry#obtain(Object)} gives: the template's {@link Lock} view of a key, plus
- * Spring Integration's acquisitions with a lease of their own.
+ * Spring Integration's acquisitions with a lease of their own. Two are equal when they are of one registry and
+ * one key: they are the same lock (Spring Integration's own registries give equal locks for equal keys).
  */
 final class RegistryLock implements DistributedLock {
+
+	private final DistributedLockRegistry registry;
 
 	private final LockClient client;
 
@@ -24,7 +27,8 @@ final class RegistryLock implements DistributedLock {
 
 	private final Lock view;
 
-	RegistryLock(LockClient client, String key, Lock view) {
+	RegistryLock(DistributedLockRegistry registry, LockClient client, String key, Lock view) {
+		this.registry = registry;
 		this.client = client;
 		this.key = key;
 		this.view = view;
@@ -107,6 +111,16 @@ final class RegistryLock implements DistributedLock {
 	@Override
 	public Condition newCondition() {
 		return this.view.newCondition();
+	}
+
+	@Override
+	public boolean equals(@Nullable Object other) {
+		return (other instanceof RegistryLock lock) && lock.registry == this.registry && lock.key.equals(this.key);
+	}
+
+	@Override
+	public int hashCode() {
+		return 31 * System.identityHashCode(this.registry) + this.key.hashCode();
 	}
 
 	@Override

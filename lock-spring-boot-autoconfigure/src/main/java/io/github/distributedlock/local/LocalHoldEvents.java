@@ -1,5 +1,6 @@
 package io.github.distributedlock.local;
 
+import java.util.Locale;
 import java.util.Objects;
 
 import io.github.distributedlock.core.LockLostException;
@@ -28,7 +29,7 @@ final class LocalHoldEvents {
 	/** A new hold (not a re-entry). */
 	void acquired(LocalHold hold) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Acquired lock '" + hold.key + "' (" + hold.type + ") for " + hold.owner + ", lease "
+			logger.debug("Acquired lock '" + hold.key + "' (" + typeOf(hold) + ") for " + hold.owner + ", lease "
 					+ hold.leaseMillis + " ms, fencing token " + hold.token + " (local store)");
 		}
 		try {
@@ -47,7 +48,7 @@ final class LocalHoldEvents {
 		}
 		long heldNanos = System.nanoTime() - hold.acquiredAt;
 		if (logger.isDebugEnabled()) {
-			logger.debug("Released lock '" + hold.key + "' (" + hold.type + ") of " + hold.owner + " after "
+			logger.debug("Released lock '" + hold.key + "' (" + typeOf(hold) + ") of " + hold.owner + " after "
 					+ heldNanos / 1_000_000 + " ms" + (lost ? ", which was lost" : "") + " (local store)");
 		}
 		try {
@@ -66,7 +67,7 @@ final class LocalHoldEvents {
 	void lost(LocalHold hold) {
 		hold.reportLossOnce((reason) -> {
 			hold.lossSignal.signal(new LockLostException(hold.key, reason));
-			logger.warn("Lock '" + hold.key + "' (" + hold.type + ") held by " + hold.owner + " was lost: " + reason
+			logger.warn("Lock '" + hold.key + "' (" + typeOf(hold) + ") held by " + hold.owner + " was lost: " + reason
 					+ " (local store)");
 			try {
 				this.observer.lost(hold.key, hold.type, hold.permits, reason);
@@ -79,6 +80,11 @@ final class LocalHoldEvents {
 
 	private static void observerFailed(RuntimeException ex) {
 		logger.warn("A lock observer failed; the lock operation goes on", ex);
+	}
+
+	/** The type of a hold's lock as the logs name it: as the meters and the endpoint do, in capitals. */
+	private static String typeOf(LocalHold hold) {
+		return hold.type.nameWith(hold.permits).toUpperCase(Locale.ROOT);
 	}
 
 }

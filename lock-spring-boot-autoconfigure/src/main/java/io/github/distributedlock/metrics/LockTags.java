@@ -14,7 +14,7 @@ public final class LockTags {
 	/** Tag of the lock name. */
 	public static final String LOCK = "lock";
 
-	/** Tag of the lock type: {@code reentrant}, {@code read} or {@code write}. */
+	/** Tag of the lock type: {@code reentrant}, {@code read}, {@code write} or {@code semaphore}. */
 	public static final String TYPE = "type";
 
 	/** Tag of how an acquisition or a hold ended. */
@@ -41,11 +41,7 @@ public final class LockTags {
 	 * @return {@code reentrant}, {@code read} or {@code write}
 	 */
 	public static String typeName(LockType type) {
-		return switch (type) {
-			case REENTRANT -> "reentrant";
-			case READ -> "read";
-			case WRITE -> "write";
-		};
+		return type.nameWith(1);
 	}
 
 	/**
@@ -56,7 +52,7 @@ public final class LockTags {
 	 * @return {@code reentrant}, {@code read}, {@code write} or {@code semaphore}
 	 */
 	public static String typeName(LockType type, int permits) {
-		return (permits > 1) ? "semaphore" : typeName(type);
+		return type.nameWith(permits);
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
@@ -47,7 +48,7 @@ final class HoldEvents {
 
 	void acquired(Hold hold) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Acquired lock '" + hold.id.key() + "' (" + hold.id.type() + ") for " + hold.owner
+			logger.debug("Acquired lock '" + hold.id.key() + "' (" + typeOf(hold) + ") for " + hold.owner
 					+ ", lease " + hold.leaseMillis + " ms, fencing token " + hold.token);
 		}
 		LockObserver current = this.observer;
@@ -71,7 +72,7 @@ final class HoldEvents {
 		}
 		long heldNanos = System.nanoTime() - hold.acquiredAt;
 		if (logger.isDebugEnabled()) {
-			logger.debug("Released lock '" + hold.id.key() + "' (" + hold.id.type() + ") of " + hold.owner
+			logger.debug("Released lock '" + hold.id.key() + "' (" + typeOf(hold) + ") of " + hold.owner
 					+ " after " + heldNanos / 1_000_000 + " ms" + (lost ? ", which was lost" : ""));
 		}
 		LockObserver current = this.observer;
@@ -91,7 +92,7 @@ final class HoldEvents {
 		if (reason == null || !hold.reportLoss()) {
 			return;
 		}
-		logger.warn("Lock '" + hold.id.key() + "' (" + hold.id.type() + ") held by " + hold.owner + " was lost: "
+		logger.warn("Lock '" + hold.id.key() + "' (" + typeOf(hold) + ") held by " + hold.owner + " was lost: "
 				+ reason);
 		// the holder's work first (whenLost, onLost = INTERRUPT): it is what may still write
 		hold.lossSignal.signal(new LockLostException(hold.id.key(), reason));
@@ -113,20 +114,32 @@ final class HoldEvents {
 	}
 
 	/**
-	 * A release that could not reach Redis: told as a WARN and to the observer; the caller's work stands.
+	 * A release that could not reach Redis: told as a WARN and to the observer; the caller's work stands, unless
+	 * the hold was lost already, which the WARN then says instead.
 	 * @param hold the hold whose release failed
 	 * @param failure why
 	 */
 	void releaseFailed(Hold hold, RuntimeException failure) {
-		logger.warn("Could not release lock '" + hold.id.key() + "' (" + hold.id.type() + ") of " + hold.owner + " ("
-				+ failure.getMessage() + "); the work under it completed and stands; the release is retried while "
-				+ "its lease of " + hold.leaseMillis + " ms lasts, else the lock ends with it");
+		String lostReason = hold.lostReason;
+		logger.warn("Could not release lock '" + hold.id.key() + "' (" + typeOf(hold) + ") of " + hold.owner + " ("
+				+ failure.getMessage() + "); " + ((lostReason != null) ? "it was lost already (" + lostReason
+						+ "), and its holder was told so" : "the work under it completed and stands")
+				+ "; the release is retried while its lease of " + hold.leaseMillis + " ms lasts, else the lock ends "
+				+ "with it");
 		try {
 			this.observer.releaseFailed(hold.id.key(), hold.id.type(), hold.permits);
 		}
 		catch (RuntimeException ex) {
 			observerFailed(ex);
 		}
+	}
+
+	/**
+	 * The type of a hold's lock as the logs name it: {@code REENTRANT}, {@code READ}, {@code WRITE}, or
+	 * {@code SEMAPHORE} for a permit of a semaphore (the name the meters and the endpoint use, in capitals).
+	 */
+	static String typeOf(Hold hold) {
+		return hold.id.type().nameWith(hold.permits).toUpperCase(Locale.ROOT);
 	}
 
 	private static void observerFailed(RuntimeException ex) {

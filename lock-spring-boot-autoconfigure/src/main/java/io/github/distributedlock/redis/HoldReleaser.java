@@ -131,6 +131,17 @@ final class HoldReleaser {
 			this.events.released(hold, true);
 			return CompletableFuture.failedFuture(new LockLostException(key, hold.lostReason));
 		}
+		String toldLoss = hold.lostReason;
+		if (toldLoss != null) {
+			// told lost already: the caller learns it now, not after a round trip to a Redis that may not answer
+			// (often the loss's cause); the release still goes out, to remove this attempt's entry if Redis has it
+			releaseInRedis(hold).whenComplete((result, ex) -> {
+				if (ex != null) {
+					logger.debug("Could not release lock '" + key + "', which was lost already", ex);
+				}
+			});
+			return CompletableFuture.failedFuture(lostAtRelease(hold, toldLoss));
+		}
 		return releaseInRedis(hold).handle((result, ex) -> {
 			if (ex != null) {
 				this.events.released(hold, false);
@@ -143,19 +154,24 @@ final class HoldReleaser {
 			}
 			if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
 				String reason = (hold.lostReason != null) ? hold.lostReason : hold.goneAtRelease();
-				hold.markLost(reason);
-				if (hold.isLossReported()) {
-					this.events.released(hold, true);
-				}
-				else {
-					// the loss, told first, is published as an event: not on the I/O thread this may run on
-					this.events.later(() -> this.events.released(hold, true));
-				}
-				throw new LockLostException(key, reason);
+				throw lostAtRelease(hold, reason);
 			}
 			this.events.released(hold, false);
 			return null;
 		});
+	}
+
+	/** Marks a released hold lost, tells it, and returns the exception its release fails with. */
+	private LockLostException lostAtRelease(Hold hold, String reason) {
+		hold.markLost(reason);
+		if (hold.isLossReported()) {
+			this.events.released(hold, true);
+		}
+		else {
+			// the loss, told first, is published as an event: not on the I/O thread this may run on
+			this.events.later(() -> this.events.released(hold, true));
+		}
+		return new LockLostException(hold.id.key(), reason);
 	}
 
 	/**

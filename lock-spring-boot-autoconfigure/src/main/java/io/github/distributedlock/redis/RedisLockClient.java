@@ -25,8 +25,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * A {@link LockClient} on Redis: the entry point of this package, whose description says how the locks work
  * (data, read/write, renewal, waiting, the non-blocking core, owners, reentrancy, replica sync, threads).
  * {@link #acquireAsync} and {@link LockHandle#closeAsync()} use the non-blocking core as it is; the blocking
- * methods ({@link #acquire}, {@link #release}) wait for it. Owners are threads ({@code <client id>:<thread id>})
- * or, from {@link #newAsyncOwner()}, asynchronous calls and reactive chains ({@code <client id>:async-<n>}).
+ * methods ({@link #acquire}, {@link #release}) wait for it. Owners are threads or, from {@link #newAsyncOwner()},
+ * asynchronous calls and reactive chains; Redis records each acquisition attempt of an owner under its own id,
+ * {@code <client id>:<thread id>/<attempt>} or {@code <client id>:async-<n>/<attempt>}.
  * <p>
  * Redis commands fail within the connection factory's command timeout ({@code spring.data.redis.timeout});
  * such failures surface as {@link io.github.distributedlock.core.DistributedLockException}.

@@ -114,7 +114,7 @@ final class ShutdownGrace {
 	}
 
 	static String describe(Hold hold) {
-		return "'" + hold.id.key() + "' (" + hold.id.type() + ", held by " + hold.holder() + ")";
+		return "'" + hold.id.key() + "' (" + HoldEvents.typeOf(hold) + ", held by " + hold.holder() + ")";
 	}
 
 }

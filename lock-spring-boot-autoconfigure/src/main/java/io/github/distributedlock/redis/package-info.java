@@ -4,7 +4,7 @@
  * (the watchdog) and release notifications over Redis pub/sub. How its locks work:
  * <ul>
  * <li><b>Data</b>: a reentrant lock is one Redis hash at {@code <key-prefix><key>} whose one field is the
- * owner id ({@code <client id>:<thread id>}, the client id a random UUID per instance) and its value the
+ * owner id ({@code <client id>:<thread id>/<attempt>}, the client id a random UUID per client) and its value the
  * hold count. The key's TTL is the lease. A read/write lock is also one hash (so one Redis Cluster slot),
  * with the writer, each reader and its own lease deadline, and waiting writers' claims (see
  * {@code rw_common.lua}). One key is one kind of lock at a time: acquiring a key held as the other kind is
@@ -28,9 +28,10 @@
  * {@link io.github.distributedlock.core.LockHandle#closeAsync()} use it as it is; the blocking methods
  * ({@link RedisLockClient#acquire}, {@link RedisLockClient#release}) wait for it. With a blocking client
  * (Jedis) each script blocks the thread that sends it, but waiting still costs no thread.</li>
- * <li><b>Owners</b>: a thread ({@code <client id>:<thread id>}), or an owner that is not a thread
- * ({@code <client id>:async-<n>}, from {@link RedisLockClient#newAsyncOwner()}: one asynchronous call or
- * reactive chain).</li>
+ * <li><b>Owners</b>: a thread, or an owner that is not a thread (from {@link RedisLockClient#newAsyncOwner()}:
+ * one asynchronous call or reactive chain). Redis records each acquisition attempt of an owner under an id of its
+ * own, {@code <client id>:<thread id>/<attempt>} or {@code <client id>:async-<n>/<attempt>}, and every command
+ * about a hold names its attempt, so a late or repeated command never acts on a later attempt.</li>
  * <li><b>Reentrancy</b>: a re-entry while the lease is confirmed for at least a third of its length more
  * is counted locally, without a round trip; only the last release goes to Redis, and it releases every hold
  * Redis records for the owner (also one whose round trip timed out after it ran).</li>

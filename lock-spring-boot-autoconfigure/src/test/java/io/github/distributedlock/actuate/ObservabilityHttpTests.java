@@ -23,6 +23,10 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,6 +36,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * real web server, called over HTTP, on a real Redis. Another instance of the application is a second
  * {@link RedisLockClient} on the same Redis. Each test uses lock names of its own.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ObservabilityHttpTests {
 
 	private static final RedisServer server = SharedRedis.server();
@@ -134,7 +139,11 @@ class ObservabilityHttpTests {
 				.filter((l) -> l.get("key").equals(key))
 				.findFirst()
 				.orElseThrow();
-			assertThat(lock).containsEntry("type", "REENTRANT")
+			assertThat(lock).containsOnlyKeys("key", "type", "owner", "holdCount", "fencingToken", "heldSince",
+					"leaseMillis", "autoRenew", "lost", "permits");
+			System.out.println("GET /distributedlocks: " + body);
+			assertThat(lock).containsEntry("type", "reentrant")
+				.containsEntry("permits", 1)
 				.containsEntry("holdCount", 2)
 				.containsEntry("fencingToken", handle.fencingToken())
 				.containsEntry("leaseMillis", 20_000)
@@ -147,6 +156,7 @@ class ObservabilityHttpTests {
 	}
 
 	@Test
+	@SuppressWarnings("unchecked")
 	void theEndpointInspectsALockHeldByAnotherInstanceWithItsOwnerTtlAndWaiters() throws Exception {
 		String key = name() + ":7";
 		CountDownLatch waiting = new CountDownLatch(1);
@@ -159,8 +169,16 @@ class ObservabilityHttpTests {
 				.containsEntry("held", true)
 				.containsEntry("type", "reentrant")
 				.containsEntry("owners", List.of(Owners.current(otherInstance)))
-				.containsEntry("waiting", 0);
+				.containsEntry("waiting", 0)
+				.containsEntry("permits", 1);
+			// every field docs/observability.md shows, and no other
+			assertThat(lock).containsOnlyKeys("key", "redisKey", "type", "held", "ttlMillis", "owners", "waiting",
+					"holders", "permits");
+			System.out.println("GET /distributedlocks/" + key + ": " + lock);
 			assertThat(((Number) lock.get("ttlMillis")).longValue()).isBetween(1L, 20_000L);
+			assertThat(lock.get("holders")).asList().singleElement().satisfies((holder) -> assertThat(
+					(Map<String, Object>) holder).containsOnlyKeys("owner", "leaseMillis")
+						.containsEntry("owner", Owners.current(otherInstance)));
 			// this instance waits for it: one waiter queued in Redis
 			waiter = new Thread(() -> {
 				waiting.countDown();
@@ -234,6 +252,7 @@ class ObservabilityHttpTests {
 		assertThat(handle.isLost()).isTrue();
 		LockLostEvent event = app.lostEvents().stream().filter((e) -> e.getKey().equals(key)).findFirst().orElseThrow();
 		assertThat(event.getType()).isEqualTo(LockType.REENTRANT);
+		assertThat(event.getTypeName()).isEqualTo("reentrant");
 		assertThat(event.getReason()).contains("watchdog");
 		assertThatThrownBy(handle::close).isInstanceOf(LockLostException.class);
 		assertThat(app.lostEvents().stream().filter((e) -> e.getKey().equals(key))).hasSize(1);
@@ -262,6 +281,11 @@ class ObservabilityHttpTests {
 			Map<String, Object> lock = app.get("/distributedlocks/" + key);
 			assertThat(lock).containsEntry("key", key).containsEntry("held", true).containsEntry("type", "semaphore")
 				.containsEntry("permits", 3);
+			// this instance's own list names it as the key's state and the meters do
+			assertThat((List<Map<String, Object>>) app.get("/distributedlocks").get("locks"))
+				.filteredOn((l) -> l.get("key").equals(key))
+				.singleElement()
+				.satisfies((held) -> assertThat(held).containsEntry("type", "semaphore").containsEntry("permits", 3));
 			assertThat(lock.get("owners")).asList().containsExactlyInAnyOrder(Owners.current(app.bean(RedisLockClient.class), key), Owners.current(otherInstance));
 			List<Map<String, Object>> holders = (List<Map<String, Object>>) lock.get("holders");
 			assertThat(holders).as("each holder with its lease").hasSize(2).allSatisfy((holder) -> {
@@ -273,7 +297,7 @@ class ObservabilityHttpTests {
 	}
 
 	@Test
-	void aLockLostEventComesWhenASemaphorePermitIsLostAndTheOtherPermitIsKept() throws Exception {
+	void aLockLostEventComesWhenASemaphorePermitIsLostAndTheOtherPermitIsKept(CapturedOutput output) throws Exception {
 		String key = name() + ":sem-lost";
 		LockDefinition semaphore = LockDefinition.builder(key).permits(2).lease(Duration.ofMillis(600)).build();
 		LockHandle handle = locks.acquire(semaphore);
@@ -285,8 +309,13 @@ class ObservabilityHttpTests {
 			Awaitility.await().atMost(Duration.ofSeconds(10))
 				.until(() -> app.lostEvents().stream().anyMatch((event) -> event.getKey().equals(key)));
 			assertThat(handle.isLost()).isTrue();
-			assertThat(app.lostEvents().stream().filter((e) -> e.getKey().equals(key)).findFirst().orElseThrow()
-				.getType()).isEqualTo(LockType.REENTRANT);
+			LockLostEvent event = app.lostEvents().stream().filter((e) -> e.getKey().equals(key)).findFirst()
+				.orElseThrow();
+			// one name for the kind, as the meters and the endpoint say; the type it was acquired as stays
+			assertThat(event.getTypeName()).isEqualTo("semaphore");
+			assertThat(event.getPermits()).isEqualTo(2);
+			assertThat(event.getType()).isEqualTo(LockType.REENTRANT);
+			assertThat(output.getOut()).contains("Lock '" + key + "' (SEMAPHORE) held by");
 			assertThatThrownBy(handle::close).isInstanceOf(LockLostException.class);
 			// the other owner's permit is renewed on, untouched
 			Awaitility.await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(3)).until(() -> !other.isLost());

@@ -33,18 +33,32 @@ class ConfigurationMetadataTests {
 		}
 	}
 
-	@SuppressWarnings("unchecked")
+	@Test
+	void theStartupCheckKnowsExactlyTheDocumentedKeys() throws IOException {
+		// a properties class missing from LockPropertyKeys would have its documented keys refused at startup
+		List<String> documented = properties().stream()
+			.map((property) -> (String) property.get("name"))
+			.filter((name) -> name.startsWith(LockPropertyNamesCheck.PREFIX + "."))
+			.sorted()
+			.toList();
+		assertThat(LockPropertyKeys.validKeys(LockPropertyNamesCheck.PREFIX)).isEqualTo(documented);
+	}
+
 	private static Map<String, Object> property(String name) throws IOException {
+		return properties().stream()
+			.filter((property) -> name.equals(property.get("name")))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError(name + " is not in the configuration metadata"));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> properties() throws IOException {
 		String json;
 		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
 			json = StreamUtils.copyToString(in, StandardCharsets.UTF_8);
 		}
 		List<?> properties = (List<?>) JsonParserFactory.getJsonParser().parseMap(json).get("properties");
-		return properties.stream()
-			.map((property) -> (Map<String, Object>) property)
-			.filter((property) -> name.equals(property.get("name")))
-			.findFirst()
-			.orElseThrow(() -> new AssertionError(name + " is not in the configuration metadata"));
+		return properties.stream().map((property) -> (Map<String, Object>) property).toList();
 	}
 
 }

@@ -45,6 +45,7 @@ class PropertiesValidationTests {
 			distributed-lock.lease           | -1s  | must be positive   | at least 100ms
 			distributed-lock.lease           | 0    | must be positive   | at least 100ms
 			distributed-lock.acquire-timeout | -5s  | must not be negative | 0 (try once)
+			distributed-lock.shutdown-timeout | -1s | must not be negative | 0 (release at once)
 			""")
 	void aBadValueFailsTheStartupWithAReportNamingPropertyValueAndOrigin(String property, String value,
 			String reason, String fix) {
@@ -62,6 +63,22 @@ class PropertiesValidationTests {
 					.contains("Origin: \"" + property + "\" from property source")
 					.contains(reason);
 				assertThat(analysis.getAction()).contains(property).contains(fix);
+			});
+	}
+
+	@Test
+	void aNegativeShutdownTimeoutFailsTheLocalStoresStartupWithTheSameReport() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(LocalLockAutoConfiguration.class))
+			.withPropertyValues("distributed-lock.store=local", "distributed-lock.shutdown-timeout=-1s")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = this.analyzer.analyze(context.getStartupFailure());
+				assertThat(analysis).isNotNull();
+				assertThat(analysis.getDescription()).contains("Property: distributed-lock.shutdown-timeout")
+					.contains("Value: \"-1s\"")
+					.contains("must not be negative");
+				assertThat(analysis.getAction()).contains("0 (release at once)");
 			});
 	}
 

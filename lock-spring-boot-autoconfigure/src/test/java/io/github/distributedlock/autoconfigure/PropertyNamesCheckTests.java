@@ -61,6 +61,16 @@ class PropertyNamesCheckTests {
 	}
 
 	@Test
+	void aKnownKeyWithAValueThatDoesNotBindIsReportedAsTheBadValueNotAsAnUnknownKey() {
+		runner("distributed-lock.lease=abc").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause().isNotInstanceOf(UnknownLockPropertyException.class);
+			assertThat(context.getStartupFailure()).hasStackTraceContaining("distributed-lock.lease")
+				.hasStackTraceContaining("abc");
+		});
+	}
+
+	@Test
 	void springBootPrintsTheReportWithWhereTheKeyWasSet(CapturedOutput output) {
 		Throwable failure = FailedStartup.run(Map.of("distributed-lock.leese", "5s"));
 		assertThat(failure).isInstanceOf(UnknownLockPropertyException.class);

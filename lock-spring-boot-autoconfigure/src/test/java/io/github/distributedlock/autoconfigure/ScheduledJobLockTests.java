@@ -117,6 +117,33 @@ class ScheduledJobLockTests {
 		});
 	}
 
+	@Test
+	void aFixedRateOrFixedDelayJobWithoutHoldAtLeastIsNamedInAWarning(CapturedOutput output) {
+		localRunner().withBean(FixedRateJob.class).withBean(SkippingJob.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output.getOut().lines().filter((line) -> line.contains("without holdAtLeast")))
+				.satisfiesExactlyInAnyOrder(
+						(line) -> assertThat(line).contains("WARN")
+							.contains("@Scheduled(fixedRate) method FixedRateJob.run() (bean")
+							.contains("fires at each instance's own phase")
+							.contains("Set holdAtLeast a little shorter than the period"),
+						(line) -> assertThat(line).contains("WARN")
+							.contains("@Scheduled(fixedDelay) method SkippingJob.run() (bean"));
+		});
+	}
+
+	@Test
+	void aCronJobOrOneWithHoldAtLeastGetsNoPhaseWarning(CapturedOutput output) {
+		localRunner().withBean(HeldFixedRateJob.class)
+			.withBean(EverySecondJob.class)
+			.withPropertyValues("job.lock-name=cron-job")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(output.getOut()).contains("HeldFixedRateJob.run() on lock 'held-job'")
+					.doesNotContain("without holdAtLeast");
+			});
+	}
+
 	private static ApplicationContextRunner localRunner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(LocalLockAutoConfiguration.class))
@@ -137,6 +164,24 @@ class ScheduledJobLockTests {
 			runsPerPeriod.computeIfAbsent(System.currentTimeMillis() / 1000, (second) -> new AtomicInteger())
 				.incrementAndGet();
 			Thread.sleep(600); // the job's work, most of the period
+		}
+
+	}
+
+	static class FixedRateJob {
+
+		@Scheduled(fixedRate = 3_600_000, initialDelay = 3_600_000)
+		@DistributedLock(name = "rate-job")
+		public void run() {
+		}
+
+	}
+
+	static class HeldFixedRateJob {
+
+		@Scheduled(fixedRate = 3_600_000, initialDelay = 3_600_000)
+		@DistributedLock(name = "held-job", holdAtLeast = "50m")
+		public void run() {
 		}
 
 	}

@@ -2,6 +2,7 @@ package io.github.distributedlock.autoconfigure;
 
 import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.redis.RedisLockClient;
 import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.test.SharedRedis;
@@ -14,6 +15,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.logging.LogLevel;
 import org.springframework.boot.logging.LoggingSystem;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -21,8 +23,9 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the library logs at startup: one INFO line with the setup, and a WARN when the Redis command timeout
- * is not below a third of the shortest lease.
+ * What the library logs at startup: one INFO line with the setup (on Redis, or in this JVM with the local store,
+ * also without Spring Data Redis), and a WARN when the Redis command timeout is not below a third of the shortest
+ * lease.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class StartupLoggingTests {
@@ -32,6 +35,9 @@ class StartupLoggingTests {
 	private static final String LOGGER = DistributedLockStartupLogger.class.getName();
 
 	private static final String TIMEOUT_WARNING = "The Redis command timeout is";
+
+	private static final String LOCAL_STORE = "in this JVM only (distributed-lock.store=local: not shared with other "
+			+ "instances)";
 
 	private final LoggingSystem loggingSystem = LoggingSystem.get(getClass().getClassLoader());
 
@@ -125,19 +131,45 @@ class StartupLoggingTests {
 
 	@Test
 	void withTheLocalStoreTheLineSaysTheLocksAreInThisJvm(CapturedOutput output) {
+		// Jedis: the local store has reactive locks whatever the Redis client, so the line must not deny them
 		contextRunner().withConfiguration(AutoConfigurations.of(LocalLockAutoConfiguration.class))
-			.withPropertyValues("distributed-lock.store=local")
+			.withPropertyValues("distributed-lock.store=local", "distributed-lock.key-prefix=in-jvm:",
+					"spring.data.redis.client-type=jedis")
 			.run((context) -> assertThat(context).hasNotFailed());
 		assertThat(output.getOut().lines().filter((line) -> line.contains("Distributed locks ")))
 			.singleElement()
 			.asString()
-			.contains("Distributed locks in this JVM only (distributed-lock.store=local: not shared with other "
-					+ "instances)")
-			.doesNotContain("Redis " + server.host());
+			.contains("Distributed locks " + LOCAL_STORE + ", key prefix 'in-jvm:'")
+			.doesNotContain("Redis " + server.host())
+			.doesNotContain("no reactive locks");
 		assertThat(output).doesNotContain(TIMEOUT_WARNING);
 	}
 
-	static class ShortLeaseService {
+	@Test
+	void withTheLocalStoreAndNoSpringDataRedisTheLocalConfigurationLogsTheLine(CapturedOutput output) {
+		new ApplicationContextRunner().withClassLoader(new FilteredClassLoader("org.springframework.data.redis"))
+			.withConfiguration(
+					AutoConfigurations.of(LocalLockAutoConfiguration.class, DistributedLockAutoConfiguration.class))
+			.withBean(ShortLeaseService.class)
+			.withPropertyValues("distributed-lock.store=local", "distributed-lock.acquire-timeout=250ms")
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean(DistributedLockAutoConfiguration.class);
+				String clientId = context.getBean(LockClient.class).getClientId();
+				assertThat(output.getOut().lines().filter((line) -> line.contains("Distributed locks ")))
+					.singleElement()
+					.asString()
+					.contains("INFO")
+					.contains("Distributed locks " + LOCAL_STORE + ", key prefix 'lock:'")
+					.contains("default lease 30s")
+					.contains("acquire timeout 250ms")
+					.contains("client id " + clientId)
+					.contains("@DistributedLock methods checked: 2");
+			});
+		assertThat(output).doesNotContain(TIMEOUT_WARNING);
+	}
+
+	// public, so that its proxy class, defined in a filtered class loader, may extend it
+	public static class ShortLeaseService {
 
 		@DistributedLock(lease = "3s")
 		public void run() {

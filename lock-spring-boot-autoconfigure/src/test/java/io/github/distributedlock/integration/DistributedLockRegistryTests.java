@@ -1,6 +1,7 @@
 package io.github.distributedlock.integration;
 
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
@@ -97,6 +98,31 @@ class DistributedLockRegistryTests {
 					finally {
 						registryLock.unlock();
 					}
+					assertThat(SharedRedis.redis().hasKey("lock:" + key)).isFalse();
+				});
+	}
+
+	/**
+	 * As Spring Integration's own registries: the locks of one key of one registry are equal (whichever thread
+	 * obtained them), so code that keeps obtained locks in a set or map, or compares them, sees one lock.
+	 */
+	@Test
+	void theLocksOfOneKeyOfOneRegistryAreEqual() {
+		String key = "registry-equal:" + System.nanoTime();
+		LockApplications.runTwo(LockApplications.runner("spring.data.redis.host=127.0.0.1",
+				"spring.data.redis.port=" + SharedRedis.server().port())
+			.withConfiguration(AutoConfigurations.of(DistributedLockIntegrationAutoConfiguration.class)),
+				(first, second) -> {
+					LockRegistry<?> registry = first.getBean(LockRegistry.class);
+					Lock lock = registry.obtain(key);
+					Lock again = CompletableFuture.supplyAsync(() -> registry.obtain(key)).get(10, TimeUnit.SECONDS);
+					assertThat(again).isEqualTo(lock).hasSameHashCodeAs(lock);
+					assertThat(Set.of(lock, registry.obtain(key + ":other"))).contains(again).hasSize(2);
+					assertThat(registry.obtain(key + ":other")).isNotEqualTo(lock);
+					assertThat(second.getBean(LockRegistry.class).obtain(key)).isNotEqualTo(lock);
+					// equal locks are one lock: what one locks, the other unlocks
+					assertThat(lock.tryLock(5, TimeUnit.SECONDS)).isTrue();
+					again.unlock();
 					assertThat(SharedRedis.redis().hasKey("lock:" + key)).isFalse();
 				});
 	}

@@ -24,6 +24,10 @@ import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -31,6 +35,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code onLost = INTERRUPT} when renewals cannot get through: the Redis server is frozen (SIGSTOP) under a
@@ -38,6 +43,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * thread is interrupted when its confirmed lease ends, not when the renewal times out; with {@code NONE} it is
  * not interrupted at all.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class FrozenRedisInterruptTests {
 
 	private static final long LEASE_MILLIS = 900;
@@ -84,6 +90,59 @@ class FrozenRedisInterruptTests {
 		Outcome outcome = holdWhileFrozen(OnLockLoss.NONE);
 		assertThat(outcome.interruptedAt).isEqualTo(Long.MIN_VALUE);
 		assertThat(outcome.failure).isInstanceOf(LockLostException.class);
+	}
+
+	/**
+	 * The release of a hold told lost does not wait for the frozen server: the caller gets its
+	 * {@link LockLostException} as soon as the interrupted method returns, not a command timeout (2 s) later, and
+	 * the release that cannot get through says the lock was lost, never that the work under it stands.
+	 */
+	@Test
+	void theReleaseOfAHoldToldLostNeitherWaitsForRedisNorSaysTheWorkStands(CapturedOutput output) throws Exception {
+		DistributedLockTemplate template = new DistributedLockTemplate(this.client, Duration.ofSeconds(30),
+				Duration.ofSeconds(5), OnLockLoss.INTERRUPT);
+		CountDownLatch running = new CountDownLatch(1);
+		AtomicLong interruptedAt = new AtomicLong(Long.MIN_VALUE);
+		AtomicLong returnedAt = new AtomicLong();
+		CompletableFuture<Throwable> call = CompletableFuture.supplyAsync(() -> {
+			try {
+				// a lease long enough that the server is frozen (a process started to signal it) before it ends
+				template.execute(LockDefinition.builder(this.key).lease(Duration.ofSeconds(3)).build(), () -> {
+					running.countDown();
+					try {
+						Thread.sleep(30_000);
+					}
+					catch (InterruptedException ex) {
+						interruptedAt.set(System.nanoTime());
+					}
+					return null;
+				});
+				return null;
+			}
+			catch (RuntimeException ex) {
+				return ex;
+			}
+			finally {
+				returnedAt.set(System.nanoTime());
+			}
+		});
+		assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+		this.server.freeze();
+		long frozenAt = System.nanoTime();
+		Throwable failure = call.get(20, TimeUnit.SECONDS);
+		long toldAfter = TimeUnit.NANOSECONDS.toMillis(returnedAt.get() - interruptedAt.get());
+		assertThat(interruptedAt.get()).isNotEqualTo(Long.MIN_VALUE);
+		assertThat(interruptedAt.get() - frozenAt).as("interrupted after the freeze").isPositive();
+		assertThat(failure).isInstanceOf(LockLostException.class);
+		System.out.println("onLost = INTERRUPT on a frozen server: the caller had its LockLostException " + toldAfter
+				+ " ms after the interrupt (command timeout 2000 ms)");
+		// well under the command timeout, with room for a loaded machine
+		assertThat(toldAfter).isLessThan(1000);
+		// the release, still frozen out, times out and says what is true
+		await().atMost(Duration.ofSeconds(15)).until(() -> output.getOut().contains("Could not release lock"));
+		assertThat(output.getOut().lines().filter((line) -> line.contains("Could not release lock")))
+			.allSatisfy((line) -> assertThat(line).contains("it was lost already")
+				.doesNotContain("completed and stands"));
 	}
 
 	/**
