@@ -1,0 +1,87 @@
+package io.github.distributedlock.redlock;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The commands of the Redlock store, each sent to every node at once ({@link NodeReplies#sendToAll}): the vote,
+ * the token's record, the renewal and the release. Thread-safe.
+ */
+final class RedlockCommands {
+
+	private final List<RedlockNode> nodes;
+
+	private final RedlockSettings settings;
+
+	RedlockCommands(List<RedlockNode> nodes, RedlockSettings settings) {
+		this.nodes = List.copyOf(nodes);
+		this.settings = settings;
+	}
+
+	List<RedlockNode> nodes() {
+		return this.nodes;
+	}
+
+	RedlockSettings settings() {
+		return this.settings;
+	}
+
+	/**
+	 * Phase 1: asks every node for its vote.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease
+	 * @return completes with the votes; never fails
+	 */
+	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis) {
+		String[] args = { keys.lock(), keys.counter(), keys.withdrawn(attempt) };
+		String lease = Long.toString(leaseMillis);
+		return NodeReplies.sendToAll(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease))
+			.thenApply(Votes::of);
+	}
+
+	/**
+	 * Phase 2: records the token on the nodes that granted.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param token the token
+	 * @param granted per node, whether it granted (only those are asked)
+	 * @return completes with the replies (1 where recorded); never fails
+	 */
+	CompletableFuture<NodeReplies> record(RedlockKeys keys, String attempt, long token, boolean[] granted) {
+		String[] args = { keys.lock(), keys.counter() };
+		String value = Long.toString(token);
+		return NodeReplies.sendToAll(this.nodes, (node, i) -> granted[i]
+				? node.eval(RedlockScript.RECORD, args, attempt, value) : CompletableFuture.completedFuture(0L));
+	}
+
+	/**
+	 * Extends the lease on every node where the attempt still holds the key.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease
+	 * @return completes with the replies (1 where extended); never fails
+	 */
+	CompletableFuture<NodeReplies> extend(RedlockKeys keys, String attempt, long leaseMillis) {
+		String[] args = { keys.lock() };
+		String lease = Long.toString(leaseMillis);
+		return NodeReplies.sendToAll(this.nodes, (node, i) -> node.eval(RedlockScript.EXTEND, args, attempt, lease));
+	}
+
+	/**
+	 * Releases (or withdraws) an attempt on every node, also those that never answered it.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease: how long a withdrawal marker lives
+	 * @param answered per node, whether its vote answered; {@code null} when all did (a release after a hold):
+	 * a node whose vote did not answer gets a withdrawal marker, so that vote, run late, is refused
+	 * @return completes with the replies (1 where the attempt held the key and it was deleted); never fails
+	 */
+	CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
+		String[] args = { keys.lock(), keys.withdrawn(attempt) };
+		String lease = Long.toString(leaseMillis);
+		return NodeReplies.sendToAll(this.nodes, (node, i) -> node.eval(RedlockScript.RELEASE, args, attempt,
+				(answered == null || answered[i]) ? "0" : lease));
+	}
+
+}

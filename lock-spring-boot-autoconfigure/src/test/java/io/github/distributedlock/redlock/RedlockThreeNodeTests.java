@@ -1,0 +1,154 @@
+package io.github.distributedlock.redlock;
+
+import java.time.Duration;
+
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.test.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * Redlock on 3 real {@code redis-server} processes this class shares (quorum 2): the quorum logic over every
+ * subset, contention of two clients, reentrancy and tokens, withdrawn votes, kills of a minority and a majority,
+ * and the startup checks of the nodes.
+ */
+class RedlockThreeNodeTests {
+
+	private static RedlockTopology topology;
+
+	@BeforeAll
+	static void start() {
+		topology = new RedlockTopology(3);
+	}
+
+	@AfterAll
+	static void stop() {
+		if (topology != null) {
+			topology.close();
+		}
+	}
+
+	@BeforeEach
+	void reset() {
+		topology.reset();
+	}
+
+	@Test
+	void acquiredExactlyWhenTheFreeNodesAreAMajority() throws Exception {
+		RedlockQuorumChecks.everySubsetOfOccupiedNodes(topology);
+	}
+
+	@Test
+	void twoClientsContendingNeverOverlapAndTheirTokensIncrease() throws Exception {
+		assertThat(RedlockQuorumChecks.contend(topology, 15).bodies()).isEqualTo(8 * 15);
+	}
+
+	@Test
+	void aReentryNeedsNoVoteAndKeepsTheOuterToken() throws Exception {
+		RedlockLockClient client = topology.client();
+		LockHandle outer = RedlockTopology.acquired(client, RedlockTopology.request("re").build());
+		topology.servers.forEach((server) -> server.admin().configResetstat());
+		LockHandle inner = RedlockTopology.acquired(client, RedlockTopology.request("re").build());
+		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
+		for (RedisServer server : topology.servers) {
+			assertThat(server.admin().info("commandstats")).as("no vote for a re-entry").doesNotContain("cmdstat_eval");
+		}
+		inner.close();
+		assertThat(client.isHeldByCurrentThread("re", io.github.distributedlock.annotation.LockType.REENTRANT)).isTrue();
+		outer.close();
+		assertThat(topology.ownerOn(0, "re")).isNull();
+	}
+
+	@Test
+	void tokensStrictlyIncreaseAcrossHoldersAndOutliveTheLock() throws Exception {
+		RedlockLockClient first = topology.client();
+		RedlockLockClient second = topology.client();
+		long last = 0;
+		for (int i = 0; i < 6; i++) {
+			RedlockLockClient client = (i % 2 == 0) ? first : second;
+			try (LockHandle handle = RedlockTopology.acquired(client, RedlockTopology.request("tokens").build())) {
+				assertThat(handle.fencingToken()).isGreaterThan(last);
+				last = handle.fencingToken();
+			}
+		}
+		// one node (a minority) lost its counter: the majority still carries the last token
+		topology.servers.get(0).admin().flushall();
+		try (LockHandle handle = RedlockTopology.acquired(first, RedlockTopology.request("tokens").build())) {
+			assertThat(handle.fencingToken()).isGreaterThan(last);
+		}
+	}
+
+	@Test
+	void aVoteOfAWithdrawnAttemptIsRefused() {
+		RedlockLockClient client = topology.client();
+		RedlockCommands commands = new RedlockCommands(
+				topology.urls().stream().map((url) -> new RedlockNode(url, Duration.ofSeconds(1))).toList(),
+				new RedlockSettings(topology.urls(), Duration.ofSeconds(1), 0.01, Duration.ofMillis(10),
+						Duration.ZERO, RedlockTopology.PREFIX));
+		RedlockKeys keys = RedlockKeys.of(RedlockTopology.PREFIX, "late");
+		String attempt = client.getClientId() + ":1/1";
+		// withdrawn before its votes answered (as after a timeout): every node gets a withdrawal marker
+		commands.release(keys, attempt, 5000, new boolean[3]).join();
+		Votes late = commands.vote(keys, attempt, 5000).join();
+		assertThat(late.grants()).as("the late vote takes no node").isZero();
+		assertThat(topology.ownerOn(0, "late")).isNull();
+		commands.nodes().forEach(RedlockNode::close);
+	}
+
+	@Test
+	void aNodeListedTwiceIsRefusedNamingIt() {
+		RedisServer first = topology.servers.get(0);
+		RedlockLockClient client = new RedlockLockClient(new RedlockSettings(
+				java.util.List.of(topology.urls().get(0), "redis://localhost:" + first.port(), topology.urls().get(1)),
+				Duration.ofSeconds(1), 0.01, Duration.ofMillis(10), Duration.ZERO, RedlockTopology.PREFIX));
+		try {
+			assertThatIllegalStateException().isThrownBy(client::checkNodes)
+				.withMessageContaining("are one Redis server")
+				.withMessageContaining("localhost:" + first.port());
+		}
+		finally {
+			client.close();
+		}
+	}
+
+	@Test
+	void aReplicaAndAClusterMemberAreRefusedNamingThem() {
+		RedisServer primary = topology.servers.get(0);
+		try (RedisServer replica = RedisServer.start("--replicaof", primary.host(), Integer.toString(primary.port()));
+				RedisServer member = RedisServer.start("--cluster-enabled", "yes")) {
+			assertRefused(replica, "is a replica");
+			assertRefused(member, "Redis Cluster member");
+		}
+	}
+
+	@Test
+	void aMinorityKilledStillAcquiresRenewsAndExcludes() throws Exception {
+		RedlockQuorumChecks.minorityKilled(topology);
+	}
+
+	@Test
+	void aMajorityKilledTellsTheHolderAndFailsAcquisitionsWithinTheirTimeout() throws Exception {
+		RedlockQuorumChecks.majorityKilled(topology);
+	}
+
+	private static void assertRefused(RedisServer node, String reason) {
+		RedlockLockClient client = new RedlockLockClient(new RedlockSettings(
+				java.util.List.of(topology.urls().get(1), topology.urls().get(2),
+						"redis://" + node.host() + ":" + node.port()),
+				Duration.ofSeconds(1), 0.01, Duration.ofMillis(10), Duration.ZERO, RedlockTopology.PREFIX));
+		try {
+			assertThatIllegalStateException().isThrownBy(client::checkNodes)
+				.withMessageContaining(reason)
+				.withMessageContaining(":" + node.port());
+		}
+		finally {
+			client.close();
+		}
+	}
+
+}

@@ -1,0 +1,90 @@
+package io.github.distributedlock.redlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockRequest;
+import io.github.distributedlock.test.RedisServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * N independent {@code redis-server} processes a test class shares, and Redlock clients over them: the fault
+ * tests kill some, and {@link #reset()} restarts the dead ones and empties all before each test.
+ */
+final class RedlockTopology implements AutoCloseable {
+
+	static final String PREFIX = "rl:";
+
+	final List<RedisServer> servers = new ArrayList<>();
+
+	private final List<RedlockLockClient> clients = new ArrayList<>();
+
+	RedlockTopology(int nodes) {
+		RedisServer.assumeOnPath();
+		for (int i = 0; i < nodes; i++) {
+			this.servers.add(RedisServer.start());
+		}
+	}
+
+	List<String> urls() {
+		return this.servers.stream().map((server) -> "redis://" + server.host() + ":" + server.port()).toList();
+	}
+
+	int quorum() {
+		return this.servers.size() / 2 + 1;
+	}
+
+	RedlockLockClient client() {
+		return client(Duration.ofMillis(100), Duration.ofMillis(20));
+	}
+
+	RedlockLockClient client(Duration nodeTimeout, Duration retryDelay) {
+		RedlockLockClient client = new RedlockLockClient(new RedlockSettings(urls(), nodeTimeout, 0.01, retryDelay,
+				Duration.ofMillis(10), PREFIX));
+		this.clients.add(client);
+		return client;
+	}
+
+	/** Restarts killed servers, empties every server, closes the clients of the last test. */
+	void reset() {
+		this.clients.forEach(RedlockLockClient::close);
+		this.clients.clear();
+		for (RedisServer server : this.servers) {
+			if (!server.isAlive()) {
+				server.restart();
+			}
+			server.admin().flushall();
+		}
+	}
+
+	/** Occupies a key on one node as another owner would, for the given time. */
+	void occupy(int node, String key, Duration lease) {
+		this.servers.get(node).admin().hset(PREFIX + key, "owner", "another-client:1/1");
+		this.servers.get(node).admin().pexpire(PREFIX + key, lease.toMillis());
+	}
+
+	/** The owner field of a key on one node, or null. */
+	String ownerOn(int node, String key) {
+		return this.servers.get(node).admin().hget(PREFIX + key, "owner");
+	}
+
+	static LockRequest.Builder request(String key) {
+		return LockRequest.builder(key).lease(Duration.ofSeconds(5));
+	}
+
+	static LockHandle acquired(RedlockLockClient client, LockRequest request) throws InterruptedException {
+		LockHandle handle = client.acquire(request);
+		assertThat(handle).as("acquired " + request.key()).isNotNull();
+		return handle;
+	}
+
+	@Override
+	public void close() {
+		this.clients.forEach(RedlockLockClient::close);
+		this.servers.forEach(RedisServer::close);
+	}
+
+}
