@@ -84,4 +84,23 @@ final class RedlockCommands {
 				(answered == null || answered[i]) ? "0" : lease));
 	}
 
+	/**
+	 * Sends a release again to the nodes that did not answer it, once (the script is idempotent: it names the
+	 * attempt).
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease: how long a withdrawal marker lives
+	 * @param answered per node, whether its vote answered (see {@link #release})
+	 * @param first the replies to the first release
+	 * @return completes with the first replies, those of the nodes that answered now filled in; never fails
+	 */
+	CompletableFuture<NodeReplies> releaseAgain(RedlockKeys keys, String attempt, long leaseMillis,
+			boolean[] answered, NodeReplies first) {
+		String[] args = { keys.lock(), keys.withdrawn(attempt) };
+		String lease = Long.toString(leaseMillis);
+		return NodeReplies.sendToAll(this.nodes, (node, i) -> first.answered(i)
+				? CompletableFuture.completedFuture(first.replies().get(i))
+				: node.eval(RedlockScript.RELEASE, args, attempt, answered[i] ? "0" : lease));
+	}
+
 }

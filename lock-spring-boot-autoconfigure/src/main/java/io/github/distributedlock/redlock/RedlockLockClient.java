@@ -57,7 +57,7 @@ public final class RedlockLockClient implements LockClient {
 	private final AtomicLong attempts = new AtomicLong();
 
 	/**
-	 * Creates the client; no node is contacted before {@link #checkNodes()} or the first acquisition.
+	 * Creates the client and starts opening its connections to the nodes, without waiting for them.
 	 * @param settings the nodes and tuning
 	 * @throws IllegalArgumentException if a node URL is malformed (the message names it, without password)
 	 */
@@ -74,6 +74,7 @@ public final class RedlockLockClient implements LockClient {
 			throw ex;
 		}
 		this.commands = new RedlockCommands(nodes, settings);
+		nodes.forEach(RedlockNode::connect);
 		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = Executors.defaultThreadFactory().newThread(task);
 			thread.setName("redlock-" + this.clientId.substring(0, 8));

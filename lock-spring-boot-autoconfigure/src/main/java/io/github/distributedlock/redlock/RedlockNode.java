@@ -69,6 +69,14 @@ final class RedlockNode implements AutoCloseable {
 	}
 
 	/**
+	 * Starts opening the connection without waiting, so that the first vote does not pay for it within the
+	 * per-node timeout.
+	 */
+	void connect() {
+		connection();
+	}
+
+	/**
 	 * Runs a script on this node.
 	 * @param script the script
 	 * @param keys its keys

@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Releases Redlock holds: one re-entry locally, the last hold on every node (with withdrawal markers where the
- * acquisition's vote never answered), and judges the outcome: released when a quorum deleted it; lost when so
- * many nodes answered that it was not there that no quorum can have held it; otherwise a
- * {@link DistributedLockException} (too few answers to know: the lock ends with its lease). Thread-safe.
+ * acquisition's vote never answered), and judges the outcome: lost when so many nodes answered that it was not
+ * there that no quorum can have held it; released when a quorum answered (a node that did not keeps it until its
+ * lease ends there); otherwise, after sending it once more to the nodes that did not answer, a {@link DistributedLockException}: fewer than a quorum answered, the lock ends
+ * with its lease. Thread-safe.
  */
 final class RedlockReleases {
 
@@ -61,7 +62,10 @@ final class RedlockReleases {
 		}
 		this.holds.remove(hold.id, hold);
 		hold.stopRenewal();
+		int quorum = this.commands.settings().quorum();
 		return this.commands.release(hold.keys, hold.attempt, hold.leaseMillis, hold.answered)
+			.thenCompose((replies) -> (replies.answered() >= quorum) ? CompletableFuture.completedFuture(replies)
+					: this.commands.releaseAgain(hold.keys, hold.attempt, hold.leaseMillis, hold.answered, replies))
 			.thenApply((replies) -> judge(hold, lost, replies));
 	}
 
@@ -73,22 +77,24 @@ final class RedlockReleases {
 		int nodes = this.commands.nodes().size();
 		int quorum = this.commands.settings().quorum();
 		int deleted = replies.ones();
-		if (deleted >= quorum) {
-			this.events.released(hold, false);
-			return null;
-		}
 		int absent = replies.answered() - deleted;
-		if (absent > nodes - quorum) {
+		if (nodes - absent < quorum) {
 			String reason = "its release found it on only " + deleted + " of " + nodes + " Redlock nodes (quorum "
 					+ quorum + "): its lease had ended or it was deleted";
 			this.events.lostAtRelease(hold, reason);
 			this.events.released(hold, true);
 			throw new LockLostException(hold.id.key(), reason);
 		}
+		if (replies.answered() >= quorum) {
+			// a node that did not answer keeps the lock until its lease ends there; a quorum no longer holds it
+			this.events.released(hold, false);
+			return null;
+		}
 		this.events.releaseFailed(hold);
 		this.events.released(hold, false);
-		throw new DistributedLockException("Lock '" + hold.id.key() + "': released on " + deleted + " of " + nodes
-				+ " Redlock nodes, " + (nodes - replies.answered()) + " did not answer; it ends with its lease there");
+		throw new DistributedLockException("Lock '" + hold.id.key() + "': only " + replies.answered() + " of "
+				+ nodes + " Redlock nodes answered its release (quorum " + quorum
+				+ "); it ends with its lease on the others");
 	}
 
 }

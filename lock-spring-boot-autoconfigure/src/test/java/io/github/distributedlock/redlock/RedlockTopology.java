@@ -38,13 +38,22 @@ final class RedlockTopology implements AutoCloseable {
 	}
 
 	RedlockLockClient client() {
-		return client(Duration.ofMillis(100), Duration.ofMillis(20));
+		// a node timeout with room for a loaded test machine
+		return client(Duration.ofMillis(250), Duration.ofMillis(20));
 	}
 
 	RedlockLockClient client(Duration nodeTimeout, Duration retryDelay) {
 		RedlockLockClient client = new RedlockLockClient(new RedlockSettings(urls(), nodeTimeout, 0.01, retryDelay,
 				Duration.ofMillis(10), PREFIX));
 		this.clients.add(client);
+		// the connections open in the background: the first round of a fresh client may find them still opening
+		try {
+			acquired(client, request("warm-up").timeout(Duration.ofSeconds(10)).build()).close();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 		return client;
 	}
 
