@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -50,8 +51,8 @@ public final class RedlockAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockClient.class)
 	LockClient distributedLockClient(DistributedLockProperties properties, DistributedLockRedlockProperties redlock,
-			ObjectProvider<LockObserver> observers) {
-		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", RedlockAutoConfiguration.class.getClassLoader())) {
+			ObjectProvider<LockObserver> observers, ResourceLoader resources) {
+		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", resources.getClassLoader())) {
 			throw new InvalidLockPropertyException("distributed-lock.store", "redlock",
 					"The Redlock store reaches its nodes with Lettuce, which is not on the classpath.",
 					"Add io.lettuce:lettuce-core to the application's dependencies, or choose another "
