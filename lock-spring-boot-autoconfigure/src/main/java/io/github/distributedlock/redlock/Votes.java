@@ -4,12 +4,13 @@ import java.util.List;
 
 /**
  * The outcome of phase 1 of one acquisition round (the votes of {@code vote.lua}): which nodes granted the key
- * to the attempt, the greatest token counter among them, and whether they are a quorum of the configured nodes.
+ * to the attempt, the greatest token basis among them (a node's basis is the greater of its token counter and its
+ * clock in microseconds), and whether they are a quorum of the configured nodes.
  * Immutable and thread-safe.
  *
  * @param granted per node, whether it granted the key to this attempt
  * @param answered per node, whether it answered at all (a node that did not may still run the vote later)
- * @param greatestCounter the greatest token counter among the granting nodes (0 if none)
+ * @param greatestCounter the greatest token basis among the granting nodes (0 if none)
  * @param shortestRefusal the shortest remaining lease of another holder among the refusing nodes, in
  * milliseconds, or -1 if no node reported one
  */
@@ -66,9 +67,11 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 	}
 
 	/**
-	 * Returns the fencing token this attempt mints: one more than the greatest counter of the granting nodes.
+	 * Returns the fencing token this attempt mints: one more than the greatest basis of the granting nodes.
 	 * Any earlier holder recorded its token on a majority, which shares a node with this attempt's granting
-	 * majority, so the token is greater than every earlier holder's.
+	 * majority, so the token is greater than every earlier holder's while that node kept its counter (and, by
+	 * the clock, also when it lost it, as long as the nodes' clocks agree to within the time between the two
+	 * acquisitions).
 	 * @return the token, at least 1
 	 */
 	long nextToken() {

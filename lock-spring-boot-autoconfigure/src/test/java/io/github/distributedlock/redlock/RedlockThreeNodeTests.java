@@ -84,6 +84,37 @@ class RedlockThreeNodeTests {
 	}
 
 	@Test
+	void aTokenRecordedOnAMajorityIsCarriedToTheNextQuorumEvenAboveTheClock() throws Exception {
+		long future = System.currentTimeMillis() * 1000 + 3_600_000_000L;
+		topology.servers.get(0).admin().set(RedlockTopology.PREFIX + "carry~token", Long.toString(future));
+		long first;
+		try (LockHandle handle = RedlockTopology.acquired(topology.client(), RedlockTopology.request("carry").build())) {
+			first = handle.fencingToken();
+			assertThat(first).isGreaterThan(future);
+		}
+		// the next quorum is nodes 1 and 2: only the record of the first token there carries it
+		topology.occupy(0, "carry", Duration.ofSeconds(30));
+		try (LockHandle handle = RedlockTopology.acquired(topology.client(), RedlockTopology.request("carry").build())) {
+			assertThat(handle.fencingToken()).isGreaterThan(first);
+		}
+	}
+
+	@Test
+	void aMajorityRestartedEmptyStillIncreasesTheTokenByTheClock() throws Exception {
+		long first;
+		try (LockHandle handle = RedlockTopology.acquired(topology.client(), RedlockTopology.request("amnesia").build())) {
+			first = handle.fencingToken();
+		}
+		topology.servers.get(0).admin().flushall();
+		topology.servers.get(1).admin().flushall();
+		// the next quorum is the two nodes that forgot the token
+		topology.occupy(2, "amnesia", Duration.ofSeconds(30));
+		try (LockHandle handle = RedlockTopology.acquired(topology.client(), RedlockTopology.request("amnesia").build())) {
+			assertThat(handle.fencingToken()).isGreaterThan(first);
+		}
+	}
+
+	@Test
 	void aVoteOfAWithdrawnAttemptIsRefused() {
 		RedlockLockClient client = topology.client();
 		RedlockCommands commands = new RedlockCommands(
