@@ -83,6 +83,7 @@ final class RedlockQuorumChecks {
 				});
 			}
 		});
+		System.out.println("Redlock on " + topology.servers.size() + " nodes: " + checker.summary());
 		assertThat(checker.problems(1.0)).as(checker.summary()).isEmpty();
 		assertThat(checker.overlaps()).isZero();
 		assertThat(checker.tokenRegressions()).isZero();
@@ -119,6 +120,8 @@ final class RedlockQuorumChecks {
 		}
 		LockLostException loss = lost.get(5, TimeUnit.SECONDS);
 		long toldAfterMillis = (System.nanoTime() - killedAt) / 1_000_000;
+		System.out.println("Redlock on " + topology.servers.size() + " nodes, majority killed: holder told lost after "
+				+ toldAfterMillis + " ms (lease 900 ms)");
 		assertThat(toldAfterMillis).as("told lost by the end of its validity, plus one renewal round").isLessThan(900 + 500);
 		assertThat(loss.getMessage()).contains("quorum");
 		assertThat(handle.isLost()).isTrue();
@@ -127,6 +130,8 @@ final class RedlockQuorumChecks {
 		assertThatExceptionOfType(DistributedLockException.class)
 			.isThrownBy(() -> client.acquire(RedlockTopology.request("other").timeout(Duration.ofMillis(500)).build()))
 			.withMessageContaining("fewer than the quorum");
+		System.out.println("Redlock on " + topology.servers.size() + " nodes, majority killed: acquisition with a "
+				+ "500 ms timeout failed after " + (System.nanoTime() - start) / 1_000_000 + " ms");
 		assertThat((System.nanoTime() - start) / 1_000_000).as("failed within the acquire timeout + a node timeout")
 			.isLessThan(500 + 2 * 250 + 300);
 	}

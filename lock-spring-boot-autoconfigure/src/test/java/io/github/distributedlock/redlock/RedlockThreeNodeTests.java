@@ -1,7 +1,14 @@
 package io.github.distributedlock.redlock;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
+import io.github.distributedlock.annotation.OnLockLoss;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.AfterAll;
@@ -165,6 +172,43 @@ class RedlockThreeNodeTests {
 	@Test
 	void aMajorityKilledTellsTheHolderAndFailsAcquisitionsWithinTheirTimeout() throws Exception {
 		RedlockQuorumChecks.majorityKilled(topology);
+	}
+
+	@Test
+	void aMajorityKilledInterruptsAHolderThatAsksForIt() throws Exception {
+		DistributedLockTemplate template = new DistributedLockTemplate(topology.client(), Duration.ofSeconds(5),
+				Duration.ZERO);
+		LockDefinition definition = LockDefinition.builder("interrupted")
+			.lease(Duration.ofMillis(900))
+			.onLost(OnLockLoss.INTERRUPT)
+			.build();
+		CountDownLatch inside = new CountDownLatch(1);
+		CompletableFuture<Long> interruptedAfter = new CompletableFuture<>();
+		AtomicLong killedAt = new AtomicLong();
+		Thread holder = new Thread(() -> {
+			try {
+				template.execute(definition, () -> {
+					inside.countDown();
+					try {
+						new CountDownLatch(1).await(30, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						interruptedAfter.complete((System.nanoTime() - killedAt.get()) / 1_000_000);
+					}
+				});
+			}
+			catch (RuntimeException ex) {
+				// the release reports the loss
+			}
+		});
+		holder.start();
+		assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+		killedAt.set(System.nanoTime());
+		topology.servers.get(0).kill();
+		topology.servers.get(1).kill();
+		assertThat(interruptedAfter.get(10, TimeUnit.SECONDS)).as("interrupted by the end of its validity plus "
+				+ "a renewal period").isLessThan(900 + 500);
+		holder.join(10_000);
 	}
 
 	private static void assertRefused(RedisServer node, String reason) {
