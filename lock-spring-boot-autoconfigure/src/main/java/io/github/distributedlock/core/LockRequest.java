@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * </pre>
  * Immutable and thread-safe; the builder is not.
  *
- * @param key the lock key, without any store prefix; not blank
+ * @param key the lock key, without any store prefix (the templates never send a blank one; the SPI takes any)
  * @param type the lock type
  * @param permits how many owners may hold the key at once: 1 for a lock, more (with
  * {@link LockType#REENTRANT}) for a semaphore, each holder with a lease of its own
@@ -64,13 +64,13 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 	 * @param interruptible whether an interrupt ends a blocking wait
 	 * @param owner {@link #CALLING_THREAD} or an owner from {@link LockClient#newAsyncOwner()}
 	 * @param releasedByThread whether the owning thread releases the hold
-	 * @throws IllegalArgumentException if the key is blank, the lease is out of range
+	 * @throws IllegalArgumentException if the lease is out of range
 	 * ({@link LockDefinition#checkLease}), the permits are ({@link LockDefinition#checkPermits}), the timeout or
 	 * minimum hold is negative, or the owner is neither {@link #CALLING_THREAD} nor negative, or is not a thread
 	 * and yet released by its thread; the message names the key
 	 */
 	public LockRequest {
-		LockValueChecks.key(key);
+		Objects.requireNonNull(key, "key must not be null");
 		Objects.requireNonNull(type, "type must not be null");
 		Objects.requireNonNull(lease, "lease must not be null");
 		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
@@ -90,7 +90,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 	/**
 	 * Starts a request for a key: a reentrant lock of one permit, auto-renewed, without a minimum hold, trying
 	 * once ({@link Duration#ZERO}), interruptible, for the calling thread; the lease must be set.
-	 * @param key the lock key, without any store prefix; not blank
+	 * @param key the lock key, without any store prefix (the templates never send a blank one; the SPI takes any)
 	 * @return a builder
 	 */
 	public static Builder builder(String key) {
