@@ -131,6 +131,10 @@ final class RedlockHold {
 		return false;
 	}
 
+	synchronized int count() {
+		return this.count;
+	}
+
 	synchronized void addByThread(RedlockHandle handle) {
 		this.byThread.addLast(handle);
 	}

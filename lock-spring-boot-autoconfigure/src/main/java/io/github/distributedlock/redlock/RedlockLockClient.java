@@ -1,5 +1,7 @@
 package io.github.distributedlock.redlock;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockCapabilities;
 import io.github.distributedlock.core.LockCapability;
 import io.github.distributedlock.core.LockClient;
@@ -246,6 +249,19 @@ public final class RedlockLockClient implements LockClient {
 	public boolean isHeldByCurrentThread(String key, LockType type) {
 		return type == LockType.REENTRANT
 				&& this.holds.containsKey(new RedlockHold.HoldKey(Thread.currentThread().getId(), key));
+	}
+
+	@Override
+	public List<HeldLock> heldLocks() {
+		List<HeldLock> held = new ArrayList<>();
+		long now = System.nanoTime();
+		Instant wallNow = Instant.now();
+		for (RedlockHold hold : this.holds.values()) {
+			held.add(new HeldLock(hold.id.key(), LockType.REENTRANT, hold.attempt, hold.count(), hold.token,
+					wallNow.minusNanos(now - hold.acquiredAt), Duration.ofMillis(hold.leaseMillis), hold.autoRenew,
+					hold.lostReason() != null));
+		}
+		return held;
 	}
 
 	@Override

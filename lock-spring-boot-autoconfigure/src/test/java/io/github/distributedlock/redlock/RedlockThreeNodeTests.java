@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Redlock on 3 real {@code redis-server} processes this class shares (quorum 2): the quorum logic over every
@@ -172,6 +173,30 @@ class RedlockThreeNodeTests {
 	@Test
 	void aMajorityKilledTellsTheHolderAndFailsAcquisitionsWithinTheirTimeout() throws Exception {
 		RedlockQuorumChecks.majorityKilled(topology);
+	}
+
+	@Test
+	void aFrozenNodeDoesNotVoteAndItsLateVotesLeaveNothingBehind() throws Exception {
+		RedlockLockClient client = topology.client();
+		topology.servers.get(0).freeze();
+		try {
+			RedlockQuorumChecks.contend(topology, 3);
+			try (LockHandle handle = RedlockTopology.acquired(client, RedlockTopology.request("frozen").build())) {
+				assertThat(client.heldLocks()).singleElement()
+					.satisfies((held) -> assertThat(held.fencingToken()).isEqualTo(handle.fencingToken()));
+			}
+		}
+		finally {
+			topology.servers.get(0).resume();
+		}
+		// the frozen node now runs the votes it was sent, each followed by its withdrawal or release
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			for (int node = 0; node < 3; node++) {
+				assertThat(topology.ownerOn(node, "contended")).as("node %d", node).isNull();
+				assertThat(topology.ownerOn(node, "frozen")).as("node %d", node).isNull();
+			}
+		});
+		assertThat(client.heldLocks()).isEmpty();
 	}
 
 	@Test
