@@ -1,9 +1,13 @@
 package io.github.distributedlock.redlock;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.ScheduledFuture;
 
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockLossSignal;
 import org.jspecify.annotations.Nullable;
 
@@ -131,8 +135,16 @@ final class RedlockHold {
 		return false;
 	}
 
-	synchronized int count() {
-		return this.count;
+	/**
+	 * Describes the hold for the Actuator endpoint.
+	 * @param now the {@link System#nanoTime()} of the question
+	 * @param wallNow the wall-clock time of the question
+	 * @return the description
+	 */
+	synchronized HeldLock describe(long now, Instant wallNow) {
+		return new HeldLock(this.id.key(), LockType.REENTRANT, this.attempt, this.count, this.token,
+				wallNow.minusNanos(now - this.acquiredAt), Duration.ofMillis(this.leaseMillis), this.autoRenew,
+				this.lostReason != null);
 	}
 
 	synchronized void addByThread(RedlockHandle handle) {

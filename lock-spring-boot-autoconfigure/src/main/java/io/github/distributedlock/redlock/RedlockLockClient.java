@@ -1,6 +1,5 @@
 package io.github.distributedlock.redlock;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +57,8 @@ public final class RedlockLockClient implements LockClient {
 	private final AtomicLong asyncOwners = new AtomicLong();
 
 	private final AtomicLong attempts = new AtomicLong();
+
+	private volatile boolean closed;
 
 	/**
 	 * Creates the client and starts opening its connections to the nodes, without waiting for them.
@@ -170,6 +171,9 @@ public final class RedlockLockClient implements LockClient {
 
 	private CompletableFuture<@Nullable LockHandle> acquireFor(LockRequest request, long owner) {
 		capabilities().check(request);
+		if (this.closed) {
+			throw new DistributedLockException("Lock '" + request.key() + "': the Redlock client is closed");
+		}
 		RedlockHold.HoldKey id = new RedlockHold.HoldKey(owner, request.key());
 		RedlockHold held = this.holds.get(id);
 		if (held != null) {
@@ -234,15 +238,25 @@ public final class RedlockLockClient implements LockClient {
 		return base + "/" + this.attempts.incrementAndGet();
 	}
 
+	/**
+	 * {@inheritDoc} The last hold acquired with {@link LockRequest#releasedByThread()} is released through its
+	 * handle; without one, one of the thread's holds is released.
+	 */
 	@Override
 	public void release(String key, LockType type) {
-		RedlockHold hold = this.holds.get(new RedlockHold.HoldKey(Thread.currentThread().getId(), key));
-		RedlockHandle handle = (hold != null && type == LockType.REENTRANT) ? hold.lastByThread() : null;
-		if (handle == null) {
+		RedlockHold hold = (type == LockType.REENTRANT)
+				? this.holds.get(new RedlockHold.HoldKey(Thread.currentThread().getId(), key)) : null;
+		if (hold == null) {
 			throw new IllegalMonitorStateException("Lock '" + key + "' (" + type + ") is not held by thread "
 					+ Thread.currentThread().getName() + " on this Redlock client");
 		}
-		handle.close();
+		RedlockHandle handle = hold.lastByThread();
+		if (handle != null) {
+			handle.close();
+		}
+		else {
+			this.releases.release(hold);
+		}
 	}
 
 	@Override
@@ -257,15 +271,14 @@ public final class RedlockLockClient implements LockClient {
 		long now = System.nanoTime();
 		Instant wallNow = Instant.now();
 		for (RedlockHold hold : this.holds.values()) {
-			held.add(new HeldLock(hold.id.key(), LockType.REENTRANT, hold.attempt, hold.count(), hold.token,
-					wallNow.minusNanos(now - hold.acquiredAt), Duration.ofMillis(hold.leaseMillis), hold.autoRenew,
-					hold.lostReason() != null));
+			held.add(hold.describe(now, wallNow));
 		}
 		return held;
 	}
 
 	@Override
 	public void close() {
+		this.closed = true;
 		List<CompletableFuture<?>> releases = new ArrayList<>();
 		for (RedlockHold hold : this.holds.values()) {
 			releases.add(this.events.lost(hold, "the lock client was closed"));

@@ -1,8 +1,5 @@
 package io.github.distributedlock.redlock;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,45 +9,31 @@ import static org.assertj.core.api.Assertions.assertThat;
  * subsets of occupied nodes, contention of two clients, 2 nodes killed (still works), 3 killed (holders told
  * lost, acquisitions fail within their timeout).
  */
-class RedlockFiveNodeTests {
+class RedlockFiveNodeTests extends RedlockTopologyTests {
 
-	private static RedlockTopology topology;
-
-	@BeforeAll
-	static void start() {
-		topology = new RedlockTopology(5);
-	}
-
-	@AfterAll
-	static void stop() {
-		if (topology != null) {
-			topology.close();
-		}
-	}
-
-	@BeforeEach
-	void reset() {
-		topology.reset();
+	@Override
+	int nodes() {
+		return 5;
 	}
 
 	@Test
 	void acquiredExactlyWhenTheFreeNodesAreAMajority() throws Exception {
-		RedlockQuorumChecks.everySubsetOfOccupiedNodes(topology);
+		RedlockQuorumChecks.everySubsetOfOccupiedNodes(this.topology);
 	}
 
 	@Test
 	void twoClientsContendingNeverOverlapAndTheirTokensIncrease() throws Exception {
-		assertThat(RedlockQuorumChecks.contend(topology, 15).bodies()).isEqualTo(8 * 15);
+		assertThat(RedlockQuorumChecks.contend(this.topology, 15).bodies()).isEqualTo(8 * 15);
 	}
 
 	@Test
 	void twoNodesKilledStillAcquiresRenewsAndExcludes() throws Exception {
-		RedlockQuorumChecks.minorityKilled(topology);
+		RedlockQuorumChecks.minorityKilled(this.topology);
 	}
 
 	@Test
 	void threeNodesKilledTellTheHolderAndFailAcquisitionsWithinTheirTimeout() throws Exception {
-		RedlockQuorumChecks.majorityKilled(topology);
+		RedlockQuorumChecks.majorityKilled(this.topology);
 	}
 
 }

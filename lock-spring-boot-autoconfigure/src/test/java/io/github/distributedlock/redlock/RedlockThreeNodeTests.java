@@ -11,9 +11,6 @@ import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,57 +22,43 @@ import static org.awaitility.Awaitility.await;
  * subset, contention of two clients, reentrancy and tokens, withdrawn votes, kills of a minority and a majority,
  * and the startup checks of the nodes.
  */
-class RedlockThreeNodeTests {
+class RedlockThreeNodeTests extends RedlockTopologyTests {
 
-	private static RedlockTopology topology;
-
-	@BeforeAll
-	static void start() {
-		topology = new RedlockTopology(3);
-	}
-
-	@AfterAll
-	static void stop() {
-		if (topology != null) {
-			topology.close();
-		}
-	}
-
-	@BeforeEach
-	void reset() {
-		topology.reset();
+	@Override
+	int nodes() {
+		return 3;
 	}
 
 	@Test
 	void acquiredExactlyWhenTheFreeNodesAreAMajority() throws Exception {
-		RedlockQuorumChecks.everySubsetOfOccupiedNodes(topology);
+		RedlockQuorumChecks.everySubsetOfOccupiedNodes(this.topology);
 	}
 
 	@Test
 	void twoClientsContendingNeverOverlapAndTheirTokensIncrease() throws Exception {
-		assertThat(RedlockQuorumChecks.contend(topology, 15).bodies()).isEqualTo(8 * 15);
+		assertThat(RedlockQuorumChecks.contend(this.topology, 15).bodies()).isEqualTo(8 * 15);
 	}
 
 	@Test
 	void aReentryNeedsNoVoteAndKeepsTheOuterToken() throws Exception {
-		RedlockLockClient client = topology.client();
+		RedlockLockClient client = this.topology.client();
 		LockHandle outer = RedlockTopology.acquired(client, RedlockTopology.request("re").build());
-		topology.servers.forEach((server) -> server.admin().configResetstat());
+		this.topology.servers.forEach((server) -> server.admin().configResetstat());
 		LockHandle inner = RedlockTopology.acquired(client, RedlockTopology.request("re").build());
 		assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
-		for (RedisServer server : topology.servers) {
+		for (RedisServer server : this.topology.servers) {
 			assertThat(server.admin().info("commandstats")).as("no vote for a re-entry").doesNotContain("cmdstat_eval");
 		}
 		inner.close();
 		assertThat(client.isHeldByCurrentThread("re", io.github.distributedlock.annotation.LockType.REENTRANT)).isTrue();
 		outer.close();
-		assertThat(topology.ownerOn(0, "re")).isNull();
+		assertThat(this.topology.ownerOn(0, "re")).isNull();
 	}
 
 	@Test
 	void tokensStrictlyIncreaseAcrossHoldersAndOutliveTheLock() throws Exception {
-		RedlockLockClient first = topology.client();
-		RedlockLockClient second = topology.client();
+		RedlockLockClient first = this.topology.client();
+		RedlockLockClient second = this.topology.client();
 		long last = 0;
 		for (int i = 0; i < 6; i++) {
 			RedlockLockClient client = (i % 2 == 0) ? first : second;
@@ -85,7 +68,7 @@ class RedlockThreeNodeTests {
 			}
 		}
 		// one node (a minority) lost its counter: the majority still carries the last token
-		topology.servers.get(0).admin().flushall();
+		this.topology.servers.get(0).admin().flushall();
 		try (LockHandle handle = RedlockTopology.acquired(first, RedlockTopology.request("tokens").build())) {
 			assertThat(handle.fencingToken()).isGreaterThan(last);
 		}
@@ -94,15 +77,15 @@ class RedlockThreeNodeTests {
 	@Test
 	void aTokenRecordedOnAMajorityIsCarriedToTheNextQuorumEvenAboveTheClock() throws Exception {
 		long future = System.currentTimeMillis() * 1000 + 3_600_000_000L;
-		topology.servers.get(0).admin().set(RedlockTopology.PREFIX + "carry~token", Long.toString(future));
+		this.topology.servers.get(0).admin().set(RedlockTopology.PREFIX + "carry~token", Long.toString(future));
 		long first;
-		try (LockHandle handle = RedlockTopology.acquired(topology.client(), RedlockTopology.request("carry").build())) {
+		try (LockHandle handle = RedlockTopology.acquired(this.topology.client(), RedlockTopology.request("carry").build())) {
 			first = handle.fencingToken();
 			assertThat(first).isGreaterThan(future);
 		}
 		// the next quorum is nodes 1 and 2: only the record of the first token there carries it
-		topology.occupy(0, "carry", Duration.ofSeconds(30));
-		try (LockHandle handle = RedlockTopology.acquired(topology.client(), RedlockTopology.request("carry").build())) {
+		this.topology.occupy(0, "carry", Duration.ofSeconds(30));
+		try (LockHandle handle = RedlockTopology.acquired(this.topology.client(), RedlockTopology.request("carry").build())) {
 			assertThat(handle.fencingToken()).isGreaterThan(first);
 		}
 	}
@@ -110,24 +93,24 @@ class RedlockThreeNodeTests {
 	@Test
 	void aMajorityRestartedEmptyStillIncreasesTheTokenByTheClock() throws Exception {
 		long first;
-		try (LockHandle handle = RedlockTopology.acquired(topology.client(), RedlockTopology.request("amnesia").build())) {
+		try (LockHandle handle = RedlockTopology.acquired(this.topology.client(), RedlockTopology.request("amnesia").build())) {
 			first = handle.fencingToken();
 		}
-		topology.servers.get(0).admin().flushall();
-		topology.servers.get(1).admin().flushall();
+		this.topology.servers.get(0).admin().flushall();
+		this.topology.servers.get(1).admin().flushall();
 		// the next quorum is the two nodes that forgot the token
-		topology.occupy(2, "amnesia", Duration.ofSeconds(30));
-		try (LockHandle handle = RedlockTopology.acquired(topology.client(), RedlockTopology.request("amnesia").build())) {
+		this.topology.occupy(2, "amnesia", Duration.ofSeconds(30));
+		try (LockHandle handle = RedlockTopology.acquired(this.topology.client(), RedlockTopology.request("amnesia").build())) {
 			assertThat(handle.fencingToken()).isGreaterThan(first);
 		}
 	}
 
 	@Test
 	void aVoteOfAWithdrawnAttemptIsRefused() {
-		RedlockLockClient client = topology.client();
+		RedlockLockClient client = this.topology.client();
 		RedlockCommands commands = new RedlockCommands(
-				topology.urls().stream().map((url) -> new RedlockNode(url, Duration.ofSeconds(1))).toList(),
-				new RedlockSettings(topology.urls(), Duration.ofSeconds(1), 0.01, Duration.ofMillis(10),
+				this.topology.urls().stream().map((url) -> new RedlockNode(url, Duration.ofSeconds(1))).toList(),
+				new RedlockSettings(this.topology.urls(), Duration.ofSeconds(1), 0.01, Duration.ofMillis(10),
 						Duration.ZERO, RedlockTopology.PREFIX));
 		RedlockKeys keys = RedlockKeys.of(RedlockTopology.PREFIX, "late");
 		String attempt = client.getClientId() + ":1/1";
@@ -135,15 +118,15 @@ class RedlockThreeNodeTests {
 		commands.release(keys, attempt, 5000, new boolean[3]).join();
 		Votes late = commands.vote(keys, attempt, 5000).join();
 		assertThat(late.grants()).as("the late vote takes no node").isZero();
-		assertThat(topology.ownerOn(0, "late")).isNull();
+		assertThat(this.topology.ownerOn(0, "late")).isNull();
 		commands.nodes().forEach(RedlockNode::close);
 	}
 
 	@Test
 	void aNodeListedTwiceIsRefusedNamingIt() {
-		RedisServer first = topology.servers.get(0);
+		RedisServer first = this.topology.servers.get(0);
 		RedlockLockClient client = new RedlockLockClient(new RedlockSettings(
-				java.util.List.of(topology.urls().get(0), "redis://localhost:" + first.port(), topology.urls().get(1)),
+				java.util.List.of(this.topology.urls().get(0), "redis://localhost:" + first.port(), this.topology.urls().get(1)),
 				Duration.ofSeconds(1), 0.01, Duration.ofMillis(10), Duration.ZERO, RedlockTopology.PREFIX));
 		try {
 			assertThatIllegalStateException().isThrownBy(client::checkNodes)
@@ -157,7 +140,7 @@ class RedlockThreeNodeTests {
 
 	@Test
 	void aReplicaAndAClusterMemberAreRefusedNamingThem() {
-		RedisServer primary = topology.servers.get(0);
+		RedisServer primary = this.topology.servers.get(0);
 		try (RedisServer replica = RedisServer.start("--replicaof", primary.host(), Integer.toString(primary.port()));
 				RedisServer member = RedisServer.start("--cluster-enabled", "yes")) {
 			assertRefused(replica, "is a replica");
@@ -167,33 +150,33 @@ class RedlockThreeNodeTests {
 
 	@Test
 	void aMinorityKilledStillAcquiresRenewsAndExcludes() throws Exception {
-		RedlockQuorumChecks.minorityKilled(topology);
+		RedlockQuorumChecks.minorityKilled(this.topology);
 	}
 
 	@Test
 	void aMajorityKilledTellsTheHolderAndFailsAcquisitionsWithinTheirTimeout() throws Exception {
-		RedlockQuorumChecks.majorityKilled(topology);
+		RedlockQuorumChecks.majorityKilled(this.topology);
 	}
 
 	@Test
 	void aFrozenNodeDoesNotVoteAndItsLateVotesLeaveNothingBehind() throws Exception {
-		RedlockLockClient client = topology.client();
-		topology.servers.get(0).freeze();
+		RedlockLockClient client = this.topology.client();
+		this.topology.servers.get(0).freeze();
 		try {
-			RedlockQuorumChecks.contend(topology, 3);
+			RedlockQuorumChecks.contend(this.topology, 3);
 			try (LockHandle handle = RedlockTopology.acquired(client, RedlockTopology.request("frozen").build())) {
 				assertThat(client.heldLocks()).singleElement()
 					.satisfies((held) -> assertThat(held.fencingToken()).isEqualTo(handle.fencingToken()));
 			}
 		}
 		finally {
-			topology.servers.get(0).resume();
+			this.topology.servers.get(0).resume();
 		}
 		// the frozen node now runs the votes it was sent, each followed by its withdrawal or release
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 			for (int node = 0; node < 3; node++) {
-				assertThat(topology.ownerOn(node, "contended")).as("node %d", node).isNull();
-				assertThat(topology.ownerOn(node, "frozen")).as("node %d", node).isNull();
+				assertThat(this.topology.ownerOn(node, "contended")).as("node %d", node).isNull();
+				assertThat(this.topology.ownerOn(node, "frozen")).as("node %d", node).isNull();
 			}
 		});
 		assertThat(client.heldLocks()).isEmpty();
@@ -201,7 +184,7 @@ class RedlockThreeNodeTests {
 
 	@Test
 	void aMajorityKilledInterruptsAHolderThatAsksForIt() throws Exception {
-		DistributedLockTemplate template = new DistributedLockTemplate(topology.client(), Duration.ofSeconds(5),
+		DistributedLockTemplate template = new DistributedLockTemplate(this.topology.client(), Duration.ofSeconds(5),
 				Duration.ZERO);
 		LockDefinition definition = LockDefinition.builder("interrupted")
 			.lease(Duration.ofMillis(900))
@@ -229,16 +212,16 @@ class RedlockThreeNodeTests {
 		holder.start();
 		assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
 		killedAt.set(System.nanoTime());
-		topology.servers.get(0).kill();
-		topology.servers.get(1).kill();
+		this.topology.servers.get(0).kill();
+		this.topology.servers.get(1).kill();
 		assertThat(interruptedAfter.get(10, TimeUnit.SECONDS)).as("interrupted by the end of its validity plus "
 				+ "a renewal period").isLessThan(900 + 500);
 		holder.join(10_000);
 	}
 
-	private static void assertRefused(RedisServer node, String reason) {
+	private void assertRefused(RedisServer node, String reason) {
 		RedlockLockClient client = new RedlockLockClient(new RedlockSettings(
-				java.util.List.of(topology.urls().get(1), topology.urls().get(2),
+				java.util.List.of(this.topology.urls().get(1), this.topology.urls().get(2),
 						"redis://" + node.host() + ":" + node.port()),
 				Duration.ofSeconds(1), 0.01, Duration.ofMillis(10), Duration.ZERO, RedlockTopology.PREFIX));
 		try {

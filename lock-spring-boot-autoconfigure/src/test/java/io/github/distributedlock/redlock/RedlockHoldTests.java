@@ -1,0 +1,99 @@
+package io.github.distributedlock.redlock;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.test.OnThread;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * What a hold on the Redlock store shares with the other stores' (the parts of {@code LockClientContractTests}
+ * that apply to reentrant locks), on 3 real {@code redis-server} processes: a hard lease, closing the client, the
+ * {@link Lock} views, handles closed from another thread, releases by a thread that does not hold the lock.
+ */
+class RedlockHoldTests extends RedlockTopologyTests {
+
+	@Override
+	int nodes() {
+		return 3;
+	}
+
+	@Test
+	void aHardLeaseRunsOutAndTheLateReleaseIsLostAndLeavesTheNextHolderAlone() throws Exception {
+		RedlockLockClient first = this.topology.client();
+		RedlockLockClient second = this.topology.client();
+		LockHandle expiring = RedlockTopology.acquired(first,
+				RedlockTopology.request("hard").lease(Duration.ofMillis(300)).autoRenew(false).build());
+		LockHandle next = RedlockTopology.acquired(second,
+				RedlockTopology.request("hard").timeout(Duration.ofSeconds(10)).build());
+		assertThat(expiring.isLost()).isTrue();
+		assertThatThrownBy(() -> first.release("hard", LockType.REENTRANT)).isInstanceOf(LockLostException.class)
+			.hasMessageContaining("300 ms");
+		assertThat(next.isLost()).isFalse();
+		for (int node = 0; node < 3; node++) {
+			assertThat(this.topology.ownerOn(node, "hard")).as("node %d", node).startsWith(second.getClientId());
+		}
+		next.close();
+	}
+
+	@Test
+	void closingAClientFreesItsLocksAndTheirLaterReleaseIsLost() throws Exception {
+		RedlockLockClient first = this.topology.client();
+		LockHandle handle = RedlockTopology.acquired(first, RedlockTopology.request("closed").build());
+		first.close();
+		for (int node = 0; node < 3; node++) {
+			assertThat(this.topology.ownerOn(node, "closed")).as("node %d", node).isNull();
+		}
+		assertThat(handle.whenLost().toCompletableFuture().get(5, TimeUnit.SECONDS).getMessage()).contains("closed");
+		assertThatThrownBy(handle::close).isInstanceOf(LockLostException.class);
+		assertThatThrownBy(() -> first.acquire(RedlockTopology.request("closed").build()))
+			.isInstanceOf(DistributedLockException.class)
+			.hasMessageContaining("closed");
+	}
+
+	@Test
+	void theLockViewsFollowTheirJavaContracts() throws Exception {
+		DistributedLockTemplate template = new DistributedLockTemplate(this.topology.client(), Duration.ofSeconds(5),
+				Duration.ofSeconds(5));
+		Lock lock = template.getLock("view");
+		assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
+		assertThat(lock.tryLock()).isTrue();
+		assertThat(lock.tryLock()).as("reentrant").isTrue();
+		try (OnThread<Boolean> other = OnThread.start("other", () -> lock.tryLock(100, TimeUnit.MILLISECONDS))) {
+			assertThat(other.get(10)).isFalse();
+		}
+		lock.unlock();
+		assertThat(this.topology.ownerOn(0, "view")).as("still held once").isNotNull();
+		lock.unlock();
+		for (int node = 0; node < 3; node++) {
+			assertThat(this.topology.ownerOn(node, "view")).as("node %d", node).isNull();
+		}
+	}
+
+	@Test
+	void aHandleClosedByAnotherThreadReleasesOnceAndOnlyItsOwnerReleasesByThread() throws Exception {
+		RedlockLockClient client = this.topology.client();
+		LockHandle handle = RedlockTopology.acquired(client, RedlockTopology.request("handle").build());
+		try (OnThread<Boolean> other = OnThread.start("other", () -> {
+			assertThatThrownBy(() -> client.release("handle", LockType.REENTRANT))
+				.isInstanceOf(IllegalMonitorStateException.class);
+			handle.close();
+			handle.close();
+			return true;
+		})) {
+			assertThat(other.get(10)).isTrue();
+		}
+		assertThat(this.topology.ownerOn(0, "handle")).isNull();
+		assertThat(client.isHeldByCurrentThread("handle", LockType.REENTRANT)).isFalse();
+	}
+
+}
