@@ -10,6 +10,8 @@ import io.github.distributedlock.annotation.OnLockLoss;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.test.ConnectionChurn;
+import io.github.distributedlock.test.ExclusionChecker;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.Test;
 
@@ -180,6 +182,22 @@ class RedlockThreeNodeTests extends RedlockTopologyTests {
 			}
 		});
 		assertThat(client.heldLocks()).isEmpty();
+	}
+
+	@Test
+	void connectionsKilledAndStallsOnOneNodeChangeNothing() throws Exception {
+		ExclusionChecker checker;
+		try (ConnectionChurn churn = ConnectionChurn.start(this.topology.servers.get(0))) {
+			checker = RedlockQuorumChecks.contend(this.topology, 30);
+			System.out.println("Redlock on 3 nodes with " + churn + " on one: " + checker.summary());
+		}
+		// the votes and releases the churned node ran late leave no key behind
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			for (int node = 0; node < 3; node++) {
+				assertThat(this.topology.ownerOn(node, "contended")).as("node %d", node).isNull();
+			}
+		});
+		assertThat(checker.bodies()).isEqualTo(8 * 30);
 	}
 
 	@Test
