@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.BiFunction;
+import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
 
@@ -27,8 +30,30 @@ record NodeReplies(List<@Nullable Object> replies) {
 	 */
 	static CompletableFuture<NodeReplies> sendToAll(List<RedlockNode> nodes,
 			BiFunction<RedlockNode, Integer, CompletableFuture<Object>> command) {
-		List<CompletableFuture<@Nullable Object>> sent = new ArrayList<>(nodes.size());
-		for (int i = 0; i < nodes.size(); i++) {
+		return sendUntilQuorum(nodes, command, (reply) -> false, Integer.MAX_VALUE);
+	}
+
+	/**
+	 * Sends a command to every node at once and completes as soon as the outcome is known: {@code quorum} nodes
+	 * succeeded, or so many did not that {@code quorum} no longer can, or every node answered or timed out. A
+	 * node still silent then has a {@code null} reply (its command may still run: every script names its attempt,
+	 * so a late one is harmless). Never fails.
+	 * @param nodes the nodes
+	 * @param command the command for one node, given the node and its index
+	 * @param success whether a reply is a success
+	 * @param quorum how many successes decide; above the number of nodes, every node is waited for
+	 * @return completes with the replies known then
+	 */
+	static CompletableFuture<NodeReplies> sendUntilQuorum(List<RedlockNode> nodes,
+			BiFunction<RedlockNode, Integer, CompletableFuture<Object>> command, Predicate<Object> success,
+			int quorum) {
+		int n = nodes.size();
+		AtomicReferenceArray<@Nullable Object> replies = new AtomicReferenceArray<>(n);
+		AtomicInteger successes = new AtomicInteger();
+		AtomicInteger others = new AtomicInteger();
+		CompletableFuture<NodeReplies> result = new CompletableFuture<>();
+		for (int i = 0; i < n; i++) {
+			int node = i;
 			CompletableFuture<Object> reply;
 			try {
 				reply = command.apply(nodes.get(i), i);
@@ -36,15 +61,22 @@ record NodeReplies(List<@Nullable Object> replies) {
 			catch (RuntimeException ex) {
 				reply = CompletableFuture.failedFuture(ex);
 			}
-			sent.add(reply.handle((value, failure) -> (failure != null) ? null : value));
+			reply.whenComplete((value, failure) -> {
+				Object answer = (failure != null) ? null : value;
+				replies.set(node, answer);
+				boolean succeeded = answer != null && success.test(answer);
+				int yes = succeeded ? successes.incrementAndGet() : successes.get();
+				int no = succeeded ? others.get() : others.incrementAndGet();
+				if (yes + no == n || (quorum <= n && (yes >= quorum || no > n - quorum))) {
+					List<@Nullable Object> known = new ArrayList<>(n);
+					for (int j = 0; j < n; j++) {
+						known.add(replies.get(j));
+					}
+					result.complete(new NodeReplies(Collections.unmodifiableList(known)));
+				}
+			});
 		}
-		return CompletableFuture.allOf(sent.toArray(new CompletableFuture<?>[0])).thenApply((done) -> {
-			List<@Nullable Object> replies = new ArrayList<>(sent.size());
-			for (CompletableFuture<@Nullable Object> reply : sent) {
-				replies.add(reply.join());
-			}
-			return new NodeReplies(Collections.unmodifiableList(replies));
-		});
+		return result;
 	}
 
 	/**

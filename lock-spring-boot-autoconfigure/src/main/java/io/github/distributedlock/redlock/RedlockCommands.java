@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The commands of the Redlock store, each sent to every node at once ({@link NodeReplies#sendToAll}): the vote,
+ * The commands of the Redlock store, each sent to every node at once ({@link NodeReplies#sendUntilQuorum}): the vote,
  * the token's record, the renewal and the release. Thread-safe.
  */
 final class RedlockCommands {
@@ -27,7 +27,8 @@ final class RedlockCommands {
 	}
 
 	/**
-	 * Phase 1: asks every node for its vote.
+	 * Phase 1: asks every node for its vote, and completes once a quorum granted (or no longer can), without
+	 * waiting for the slowest node.
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
 	 * @param leaseMillis the lease
@@ -36,12 +37,15 @@ final class RedlockCommands {
 	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis) {
 		String[] args = { keys.lock(), keys.counter(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
-		return NodeReplies.sendToAll(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease))
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease),
+				(reply) -> reply instanceof List<?> list && !list.isEmpty() && Long.valueOf(1).equals(list.get(0)),
+				this.settings.quorum())
 			.thenApply(Votes::of);
 	}
 
 	/**
-	 * Phase 2: records the token on the nodes that granted.
+	 * Phase 2: records the token on the nodes that granted, and completes once a quorum recorded (or no longer
+	 * can).
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
 	 * @param token the token
@@ -51,8 +55,9 @@ final class RedlockCommands {
 	CompletableFuture<NodeReplies> record(RedlockKeys keys, String attempt, long token, boolean[] granted) {
 		String[] args = { keys.lock(), keys.counter() };
 		String value = Long.toString(token);
-		return NodeReplies.sendToAll(this.nodes, (node, i) -> granted[i]
-				? node.eval(RedlockScript.RECORD, args, attempt, value) : CompletableFuture.completedFuture(0L));
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> granted[i]
+				? node.eval(RedlockScript.RECORD, args, attempt, value) : CompletableFuture.completedFuture(0L),
+				(reply) -> Long.valueOf(1).equals(reply), this.settings.quorum());
 	}
 
 	/**
@@ -75,13 +80,15 @@ final class RedlockCommands {
 	 * @param leaseMillis the lease: how long a withdrawal marker lives
 	 * @param answered per node, whether its vote answered; {@code null} when all did (a release after a hold):
 	 * a node whose vote did not answer gets a withdrawal marker, so that vote, run late, is refused
-	 * @return completes with the replies (1 where the attempt held the key and it was deleted); never fails
+	 * @return completes with the replies (1 where the attempt held the key and it was deleted) once a quorum
+	 * deleted it (or no longer can), without waiting for the slowest node, whose release still runs; never fails
 	 */
 	CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
 		String[] args = { keys.lock(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
-		return NodeReplies.sendToAll(this.nodes, (node, i) -> node.eval(RedlockScript.RELEASE, args, attempt,
-				(answered == null || answered[i]) ? "0" : lease));
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.RELEASE, args, attempt,
+				(answered == null || answered[i]) ? "0" : lease), (reply) -> Long.valueOf(1).equals(reply),
+				this.settings.quorum());
 	}
 
 	/**

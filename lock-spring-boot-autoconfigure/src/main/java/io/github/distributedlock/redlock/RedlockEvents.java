@@ -62,11 +62,28 @@ final class RedlockEvents {
 	 * @return completes when the nodes answered the release (at once if it was not lost now); never fails
 	 */
 	CompletableFuture<?> lost(RedlockHold hold, String reason) {
+		return lost(hold, reason, false);
+	}
+
+	/**
+	 * Tells a hold's loss as {@link #lost(RedlockHold, String)} does, telling it on the calling thread when the
+	 * client closes (its background thread is stopping).
+	 * @param hold the hold
+	 * @param reason why it was lost
+	 * @param here whether to tell on the calling thread
+	 * @return completes when the nodes answered the release; never fails
+	 */
+	CompletableFuture<?> lost(RedlockHold hold, String reason, boolean here) {
 		if (!hold.markLost(reason)) {
 			return CompletableFuture.completedFuture(null);
 		}
 		hold.stopRenewal();
-		tellLoss(hold, reason);
+		if (here) {
+			tellLossNow(hold, reason);
+		}
+		else {
+			tellLoss(hold, reason);
+		}
 		return this.commands.release(hold.keys, hold.attempt, hold.leaseMillis, hold.answered);
 	}
 
@@ -81,19 +98,20 @@ final class RedlockEvents {
 	}
 
 	private void tellLoss(RedlockHold hold, String reason) {
-		Runnable tell = () -> {
-			logger.warn("Redlock '" + hold.id.key() + "' held by " + hold.attempt + " was lost: " + reason);
-			// the holder's work first (whenLost, onLost = INTERRUPT): it is what may still write
-			hold.lossSignal.signal(new LockLostException(hold.id.key(), reason));
-			tell(() -> this.observer.lost(hold.id.key(), LockType.REENTRANT, 1, reason));
-		};
 		try {
-			this.background.execute(tell);
+			this.background.execute(() -> tellLossNow(hold, reason));
 		}
 		catch (RuntimeException ex) {
 			// the client is closing: tell on this thread
-			tell.run();
+			tellLossNow(hold, reason);
 		}
+	}
+
+	private void tellLossNow(RedlockHold hold, String reason) {
+		logger.warn("Redlock '" + hold.id.key() + "' held by " + hold.attempt + " was lost: " + reason);
+		// the holder's work first (whenLost, onLost = INTERRUPT): it is what may still write
+		hold.lossSignal.signal(new LockLostException(hold.id.key(), reason));
+		tell(() -> this.observer.lost(hold.id.key(), LockType.REENTRANT, 1, reason));
 	}
 
 	private static void tell(Runnable call) {

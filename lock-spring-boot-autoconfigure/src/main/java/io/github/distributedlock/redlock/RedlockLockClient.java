@@ -281,7 +281,7 @@ public final class RedlockLockClient implements LockClient {
 		this.closed = true;
 		List<CompletableFuture<?>> releases = new ArrayList<>();
 		for (RedlockHold hold : this.holds.values()) {
-			releases.add(this.events.lost(hold, "the lock client was closed"));
+			releases.add(this.events.lost(hold, "the lock client was closed", true));
 		}
 		try {
 			CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))

@@ -7,8 +7,10 @@ import java.util.List;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.RedisServer;
+import org.awaitility.core.ConditionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * N independent {@code redis-server} processes a test class shares, and Redlock clients over them: the fault
@@ -78,6 +80,26 @@ final class RedlockTopology implements AutoCloseable {
 	/** The owner field of a key on one node, or null. */
 	String ownerOn(int node, String key) {
 		return this.servers.get(node).admin().hget(PREFIX + key, "owner");
+	}
+
+	/**
+	 * Waits until no node has the key: a release completes once a quorum deleted it, and the last node may still
+	 * be running it.
+	 */
+	void awaitGone(String key) {
+		soon().untilAsserted(() -> {
+			for (int node = 0; node < this.servers.size(); node++) {
+				assertThat(ownerOn(node, key)).as("%s on node %d", key, node).isNull();
+			}
+		});
+	}
+
+	/**
+	 * Awaits a condition that holds at once or soon (a node still running a command whose outcome its caller
+	 * already knew): checked at once, then every 10 ms, for up to 5 s.
+	 */
+	static ConditionFactory soon() {
+		return await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(5));
 	}
 
 	static LockRequest.Builder request(String key) {
