@@ -1,7 +1,9 @@
 package io.github.distributedlock.redlock;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Lock;
 
 import io.github.distributedlock.annotation.LockType;
@@ -9,11 +11,13 @@ import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.test.OnThread;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What a hold on the Redlock store shares with the other stores' (the parts of {@code LockClientContractTests}
@@ -76,6 +80,49 @@ class RedlockHoldTests extends RedlockTopologyTests {
 		assertThat(this.topology.ownerOn(0, "view")).as("still held once").isNotNull();
 		lock.unlock();
 		this.topology.awaitGone("view");
+	}
+
+	@Test
+	void aCancelledAsynchronousAcquisitionStopsWaitingAndHoldsNothing() throws Exception {
+		RedlockLockClient client = this.topology.client();
+		AtomicInteger acquired = new AtomicInteger();
+		client.setLockObserver(new LockObserver() {
+			@Override
+			public void acquired(String key, LockType type, int permits) {
+				acquired.incrementAndGet();
+			}
+		});
+		for (int node = 0; node < 3; node++) {
+			this.topology.occupy(node, "cancelled", Duration.ofMillis(600));
+		}
+		CompletableFuture<LockHandle> pending = client.acquireAsync(RedlockTopology.request("cancelled")
+			.owner(client.newAsyncOwner())
+			.timeout(Duration.ofSeconds(30))
+			.build());
+		assertThat(pending.cancel(false)).isTrue();
+		// the other owner's keys end; a waiting acquisition would take the lock then
+		await().pollDelay(Duration.ofMillis(1200)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			for (int node = 0; node < 3; node++) {
+				assertThat(this.topology.ownerOn(node, "cancelled")).as("node %d", node).isNull();
+			}
+		});
+		assertThat(client.heldLocks()).isEmpty();
+		assertThat(acquired).as("the cancelled acquisition never took the lock").hasValue(0);
+	}
+
+	@Test
+	void anAsynchronousAcquisitionCompletesWithAHandleAnyThreadCloses() throws Exception {
+		RedlockLockClient client = this.topology.client();
+		long owner = client.newAsyncOwner();
+		LockHandle handle = client.acquireAsync(RedlockTopology.request("async").owner(owner).build())
+			.get(10, TimeUnit.SECONDS);
+		assertThat(handle).isNotNull();
+		LockHandle again = client.acquireAsync(RedlockTopology.request("async").owner(owner).build())
+			.get(10, TimeUnit.SECONDS);
+		assertThat(again.fencingToken()).as("reentrant per owner").isEqualTo(handle.fencingToken());
+		again.closeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+		handle.closeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+		this.topology.awaitGone("async");
 	}
 
 	@Test
