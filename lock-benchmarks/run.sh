@@ -24,6 +24,10 @@
 # and 2 clients x 8 threads), for this library and Redisson's RPermitExpirableSemaphore in alternating order
 # (BENCH_SEMAPHORE_ROUNDS, default 3: about 10 minutes on 2 cores), counts the client requests per pair, and writes
 # lock-benchmarks/target/semaphore.md.
+# `run.sh cluster-notifications [N...]` runs ClusterNotificationRunner: classic against sharded notifications on a
+# Redis Cluster of N primaries with a replica each (default 3 and 6; redis-server processes of its own): cluster-bus
+# messages per notification, release-to-waiter time, contended throughput (this library only); appends its table to
+# lock-benchmarks/target/cluster-notifications.md; BENCH_CLUSTER_WAKEUPS (200), BENCH_CLUSTER_SECONDS (10).
 # BENCH_MAX_LOAD=1.5 makes every run first wait (up to 20 minutes, polling every minute) for the 1-minute load
 # average to fall under it; the load seen is printed either way.
 set -euo pipefail
@@ -83,6 +87,14 @@ if [ "${1:-}" = chaos ]; then
     -Dchaos.peers="${CHAOS_PEERS:-ours,redisson,si-spin,si-pubsub}" \
     -Dchaos.faults="${CHAOS_FAULTS:-churn,holder-kill,failover,partition}" \
     -Dchaos.report=lock-benchmarks/target/chaos.md io.github.distributedlock.benchmarks.ChaosRunner
+  exit
+fi
+if [ "${1:-}" = cluster-notifications ]; then
+  shift
+  wait_for_quiet
+  java -cp "$classpath" -Dbench.cluster.wakeups="${BENCH_CLUSTER_WAKEUPS:-200}" \
+    -Dbench.cluster.seconds="${BENCH_CLUSTER_SECONDS:-10}" \
+    io.github.distributedlock.benchmarks.ClusterNotificationRunner lock-benchmarks/target/cluster-notifications.md "$@"
   exit
 fi
 if [ "${1:-}" = semaphore ]; then

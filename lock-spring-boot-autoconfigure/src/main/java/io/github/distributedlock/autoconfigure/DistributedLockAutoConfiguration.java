@@ -10,6 +10,7 @@ import io.github.distributedlock.core.LockClientDecorator;
 import io.github.distributedlock.core.LockLostEventPublisher;
 import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
+import io.github.distributedlock.redis.NotificationMode;
 import io.github.distributedlock.redis.RedisAccessProbe;
 import io.github.distributedlock.redis.RedisLockClient;
 import org.jspecify.annotations.Nullable;
@@ -73,13 +74,30 @@ public final class DistributedLockAutoConfiguration {
 	RedisLockClient distributedLockClient(RedisConnectionFactory connectionFactory,
 			DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
 		checkReplicaSyncClient(connectionFactory, properties);
+		NotificationMode notifications = notificationMode(connectionFactory, properties);
 		// before the client subscribes: a missing permission fails the startup here, with nothing to close
-		new RedisAccessProbe(connectionFactory, properties.getKeyPrefix()).check();
+		new RedisAccessProbe(connectionFactory, properties.getKeyPrefix(), notifications).check();
 		RedisLockClient client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(),
-				properties.getSyncReplicas(), properties.getSyncTimeout());
+				properties.getSyncReplicas(), properties.getSyncTimeout(), notifications);
 		client.setShutdownTimeout(properties.getShutdownTimeout());
 		client.setLockObserver(LockObserver.of(observers.orderedStream().toList()));
 		return client;
+	}
+
+	/**
+	 * Resolves {@code distributed-lock.notifications} once, for the permission check and the client; a sharded mode
+	 * that cannot run here fails the startup, reported by {@link LockPropertyFailureAnalyzer}.
+	 */
+	private static NotificationMode notificationMode(RedisConnectionFactory connectionFactory,
+			DistributedLockProperties properties) {
+		try {
+			return properties.getNotifications().resolve(connectionFactory, properties.getKeyPrefix());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidLockPropertyException("distributed-lock.notifications", "sharded", ex.getMessage(),
+					"Use Lettuce (the starter's Redis client) with spring.data.redis.cluster.nodes, or set "
+							+ "distributed-lock.notifications to auto or classic.");
+		}
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.Objects;
 
 import io.github.distributedlock.annotation.OnLockLoss;
 import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.redis.NotificationMode;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -30,8 +31,9 @@ public class DistributedLockProperties {
 
 	/**
 	 * Prefix of the Redis key of every lock; release notifications use the channels
-	 * '<key-prefix>__released' and '<key-prefix>__released:<client id>', so that an ACL user needs only the key
-	 * pattern '~<key-prefix>*' and the channel pattern '&<key-prefix>*'.
+	 * '<key-prefix>__released' and '<key-prefix>__released:<client id>' (sharded: '<key-prefix>__released{<tag>}'
+	 * and '<key-prefix>__released{<tag>}:<client id>'), so that an ACL user needs only the key pattern
+	 * '~<key-prefix>*' and the channel pattern '&<key-prefix>*'.
 	 */
 	private String keyPrefix = "lock:";
 
@@ -88,6 +90,16 @@ public class DistributedLockProperties {
 	 * holder's thread, fails a CompletableFuture, signals an error to a Mono or Flux and cancels its upstream).
 	 */
 	private OnLockLoss onLost = OnLockLoss.NONE;
+
+	/**
+	 * How release notifications travel: 'auto' picks 'sharded' on a Redis Cluster of Redis 7.0+ or Valkey reached
+	 * through Lettuce, 'classic' elsewhere (standalone, Sentinel, Redis 6.2, Jedis); 'classic' is PUBLISH/SUBSCRIBE
+	 * on '<key-prefix>__released' (broadcast to every cluster node); 'sharded' is SPUBLISH/SSUBSCRIBE on channels
+	 * in the lock key's hash slot ('<key-prefix>__released{<tag>}', needs Lettuce and a cluster, and an ACL user
+	 * with +spublish +ssubscribe +sunsubscribe instead of +publish +subscribe +unsubscribe). Every instance of one
+	 * Redis must use the same mode.
+	 */
+	private NotificationMode notifications = NotificationMode.AUTO;
 
 	/**
 	 * Creates properties with the documented defaults; Spring Boot binds {@code distributed-lock.*} onto them.
@@ -265,6 +277,22 @@ public class DistributedLockProperties {
 	 */
 	public void setOnLost(OnLockLoss onLost) {
 		this.onLost = Objects.requireNonNull(onLost, "onLost must not be null");
+	}
+
+	/**
+	 * Returns how release notifications travel.
+	 * @return {@link NotificationMode#AUTO} by default
+	 */
+	public NotificationMode getNotifications() {
+		return this.notifications;
+	}
+
+	/**
+	 * Sets how release notifications travel.
+	 * @param notifications {@link NotificationMode#CLASSIC} or {@link NotificationMode#SHARDED} to force either
+	 */
+	public void setNotifications(NotificationMode notifications) {
+		this.notifications = Objects.requireNonNull(notifications, "notifications must not be null");
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.github.distributedlock.autoconfigure;
 
 import java.time.Duration;
 
+import io.github.distributedlock.redis.NotificationMode;
 import io.github.distributedlock.redis.RedisLockClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -15,6 +16,7 @@ import org.springframework.util.ClassUtils;
 
 /**
  * What the startup line says of locks on Redis: the Redis target and the key prefix, replica sync when it is on,
+ * sharded notifications when they are on,
  * and that there are no reactive locks when Reactor is present but the connection is not reactive (Jedis).
  * <p>
  * Its check is a WARN (in the category of {@link DistributedLockStartupLogger}, beside the line) when the Redis
@@ -59,11 +61,19 @@ final class RedisStoreSummary implements LockStoreSummary {
 	@Override
 	public String settings() {
 		RedisLockClient client = this.redisClient.getIfUnique();
-		if (client == null || client.getSyncReplicas() == 0) {
+		if (client == null) {
 			return "";
 		}
-		return ", replica sync " + client.getSyncReplicas() + ((client.getSyncReplicas() == 1) ? " replica" : " replicas")
-				+ " within " + DistributedLockStartupLogger.format(client.getSyncTimeout());
+		StringBuilder settings = new StringBuilder();
+		if (client.getSyncReplicas() > 0) {
+			settings.append(", replica sync ").append(client.getSyncReplicas())
+				.append((client.getSyncReplicas() == 1) ? " replica" : " replicas")
+				.append(" within ").append(DistributedLockStartupLogger.format(client.getSyncTimeout()));
+		}
+		if (client.getNotificationMode() == NotificationMode.SHARDED) {
+			settings.append(", sharded notifications (SPUBLISH/SSUBSCRIBE in each lock's slot)");
+		}
+		return settings.toString();
 	}
 
 	@Override

@@ -69,21 +69,21 @@ public class LockLostEvent extends ApplicationEvent {
 	}
 
 	/**
-	 * Returns the type of the lost lock, as it was acquired: a semaphore's permits are {@code REENTRANT} holds,
-	 * so this is {@code REENTRANT} for a semaphore too; {@link #getTypeName()} tells them apart.
-	 * @return the lock type
-	 */
-	public LockType getType() {
-		return this.type;
-	}
-
-	/**
 	 * Returns the name of the lost lock's type, the one the meters (tag {@code type}), the logs and the
 	 * {@code distributedlocks} endpoint use.
 	 * @return {@code reentrant}, {@code read}, {@code write} or {@code semaphore}
 	 */
-	public String getTypeName() {
+	public String getType() {
 		return this.type.nameWith(this.permits);
+	}
+
+	/**
+	 * Returns the lock type the lost lock was acquired as: a semaphore's permits are {@code REENTRANT} holds, so this
+	 * is {@code REENTRANT} for a semaphore too; {@link #getType()} and {@link #getPermits()} tell them apart.
+	 * @return the lock type of the acquisition
+	 */
+	public LockType getLockType() {
+		return this.type;
 	}
 
 	/**
@@ -104,7 +104,7 @@ public class LockLostEvent extends ApplicationEvent {
 
 	@Override
 	public String toString() {
-		return "LockLostEvent[" + this.key + ", " + getTypeName() + ": " + this.reason + "]";
+		return "LockLostEvent[" + this.key + ", " + getType() + ": " + this.reason + "]";
 	}
 
 }

@@ -1,9 +1,13 @@
 package io.github.distributedlock.fencing;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -17,13 +21,17 @@ import org.springframework.data.redis.core.script.RedisScript;
  * </pre>
  * <h2>Where the token is kept</h2>
  * Beside the value, in a string key of its own: {@code {<key>}:fencing-token} (or {@code <key>:fencing-token}
- * when the key has a hash tag already), in the same Redis Cluster hash slot as the value, so that one script
+ * when the key has a hash tag already, and {@code {<n>}:fencing-token:<key>} when its braces make no hash tag,
+ * such as {@code a{}b}), in the same Redis Cluster hash slot as the value, so that one script
  * checks and writes both. It takes the value's expiry at each write, so it goes when the value goes; delete it
  * with the value ({@link #fencingTokenKey(String)} names it). A token equal to the last accepted one is the same
  * acquisition writing again, or a retry, and is accepted; so a write may safely be sent twice, and one that
  * arrives late, after a newer holder's, is refused. Thread-safe.
  */
 public class FencedRedis {
+
+	/** {@link #tagOf(int)} by slot, as the keys that need one come. */
+	private static final Map<Integer, String> SLOT_TAGS = new ConcurrentHashMap<>();
 
 	private static final RedisScript<Long> WRITE = RedisScript
 		.of(new ClassPathResource("io/github/distributedlock/redis/fenced_write.lua"), Long.class);
@@ -69,13 +77,36 @@ public class FencedRedis {
 	/**
 	 * Names the key that keeps the last accepted token of a key, in the same hash slot.
 	 * @param key the Redis key of the value
-	 * @return {@code {<key>}:fencing-token}, or {@code <key>:fencing-token} if {@code key} has a hash tag
+	 * @return {@code <key>:fencing-token} if {@code key} has a hash tag; {@code {<key>}:fencing-token} if it has
+	 * none and no {@code '}'} (so that its whole self is the new key's tag, as Redis hashes it); otherwise (braces
+	 * that make no hash tag, such as {@code a{}b} or {@code a}b}) {@code {<n>}:fencing-token:<key>}, {@code <n>} the
+	 * smallest number whose slot is the key's
 	 */
 	public static String fencingTokenKey(String key) {
 		int open = key.indexOf('{');
 		int close = (open >= 0) ? key.indexOf('}', open + 1) : -1;
-		boolean tagged = close > open + 1;
-		return tagged ? key + ":fencing-token" : "{" + key + "}:fencing-token";
+		if (close > open + 1) {
+			return key + ":fencing-token";
+		}
+		if (key.indexOf('}') < 0) {
+			return "{" + key + "}:fencing-token";
+		}
+		// the whole key is hashed, and no tag can quote it: a tag of the same slot instead
+		return "{" + SLOT_TAGS.computeIfAbsent(slot(key), FencedRedis::tagOf) + "}:fencing-token:" + key;
+	}
+
+	private static int slot(String key) {
+		return ClusterSlotHashUtil.calculateSlot(key.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** The smallest number whose decimal digits hash to {@code slot}; a few thousand tries on average. */
+	private static String tagOf(int slot) {
+		for (long n = 0;; n++) {
+			String tag = Long.toString(n);
+			if (slot(tag) == slot) {
+				return tag;
+			}
+		}
 	}
 
 	private void write(String key, long token, String command, String value, String field) {

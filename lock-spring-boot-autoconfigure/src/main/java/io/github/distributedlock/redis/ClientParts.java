@@ -64,21 +64,23 @@ final class ClientParts {
 	 * @param connectionFactory the Redis connections
 	 * @param keyPrefix prefix of every Redis key the client writes
 	 * @param clientId the client's id
-	 * @param channel the release channel
+	 * @param channels the release channels, in the client's notification mode
 	 * @param replicaSync replica sync, or {@code null} when off
 	 */
-	ClientParts(RedisConnectionFactory connectionFactory, String keyPrefix, String clientId, String channel,
+	ClientParts(RedisConnectionFactory connectionFactory, String keyPrefix, String clientId, ReleaseChannels channels,
 			@Nullable ReplicaSync replicaSync) {
 		this.clientId = clientId;
 		this.replicaSync = replicaSync;
-		LockCommands commands = new LockCommands(new ScriptExecutor(connectionFactory), channel);
+		ScriptExecutor scripts = new ScriptExecutor(connectionFactory);
+		LockCommands commands = new LockCommands(scripts, channels);
 		String threadName = "distributed-lock-" + clientId.substring(0, 8);
 		this.threads = new ClientThreads(threadName, commands.isBlocking());
 		this.queues = new LocalQueues(this.threads.timer);
-		this.notifications = new ReleaseNotifications(connectionFactory, keyPrefix, channel, clientId, this.threads.subscriber);
+		this.notifications = new ReleaseNotifications(connectionFactory, keyPrefix, channels, clientId,
+				this.threads.subscriber);
 		this.watchdog = new LeaseWatchdog(threadName, commands, this.events, this.threads.timer);
 		this.releaser = new HoldReleaser(this.holds, this.queues, commands, this.shutdownGrace, this.closed,
-				this.events, this.watchdog, this.notifications::disconnects);
+				this.events, this.watchdog, new ReleaseReplays(this.notifications::disconnects, scripts::noScriptAnswers));
 		this.shutdownReleases = new ShutdownReleases(this.holds.values(), commands, this.events);
 		this.watchdog.setOrphanHandler(this.releaser::releaseOrphan);
 		this.events.setBackground(this.watchdog::runInBackground);

@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.UUID;
 
 import io.github.distributedlock.core.LockObserver;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -20,7 +21,7 @@ final class ClientRuns {
 
 	private final String keyPrefix;
 
-	private final String channel;
+	private final ReleaseChannels channels;
 
 	private final int syncReplicas;
 
@@ -37,11 +38,11 @@ final class ClientRuns {
 	 * Starts the first run.
 	 * @throws IllegalArgumentException if the replica sync settings are out of range (see {@link ReplicaSync#of})
 	 */
-	ClientRuns(RedisConnectionFactory connectionFactory, String keyPrefix, String channel, int syncReplicas,
+	ClientRuns(RedisConnectionFactory connectionFactory, String keyPrefix, ReleaseChannels channels, int syncReplicas,
 			Duration syncTimeout) {
 		this.connectionFactory = connectionFactory;
 		this.keyPrefix = keyPrefix;
-		this.channel = channel;
+		this.channels = channels;
 		this.syncReplicas = syncReplicas;
 		this.syncTimeout = syncTimeout;
 		this.parts = newParts();
@@ -50,9 +51,19 @@ final class ClientRuns {
 	/** Makes the parts of a run, under a new client id: nothing of an earlier run can be taken for its own. */
 	private ClientParts newParts() {
 		ClientParts parts = new ClientParts(this.connectionFactory, this.keyPrefix, UUID.randomUUID().toString(),
-				this.channel, ReplicaSync.of(this.connectionFactory, this.syncReplicas, this.syncTimeout));
+				this.channels, replicaSync());
 		parts.events.setObserver(this.observer);
 		return parts;
+	}
+
+	/**
+	 * The replica sync, if on. {@link ReplicaSync} links against Lettuce, so while it is off (the default) the class
+	 * is not even loaded: an application on Jedis may have no Lettuce on its class path.
+	 */
+	private @Nullable ReplicaSync replicaSync() {
+		Objects.requireNonNull(this.syncTimeout, "syncTimeout must not be null");
+		return (this.syncReplicas == 0 && this.syncTimeout.toMillis() >= 1) ? null
+				: ReplicaSync.of(this.connectionFactory, this.syncReplicas, this.syncTimeout);
 	}
 
 	/** The parts of the current run; read once per operation, so that one operation sees one run. */

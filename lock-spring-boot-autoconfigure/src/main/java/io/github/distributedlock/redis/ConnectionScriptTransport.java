@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
@@ -32,6 +33,9 @@ final class ConnectionScriptTransport implements ScriptTransport {
 
 	/** Whether Redis is a cluster, once known. */
 	private volatile @Nullable Boolean cluster;
+
+	/** See {@link #noScriptAnswers()}. */
+	private final AtomicLong noScripts = new AtomicLong();
 
 	ConnectionScriptTransport(RedisConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
@@ -65,7 +69,7 @@ final class ConnectionScriptTransport implements ScriptTransport {
 		}
 	}
 
-	private static @Nullable Object eval(RedisConnection connection, RedisScript<?> script, ReturnType type,
+	private @Nullable Object eval(RedisConnection connection, RedisScript<?> script, ReturnType type,
 			boolean sendText, int numKeys, byte[][] keysAndArgs) {
 		try {
 			if (sendText) {
@@ -77,6 +81,7 @@ final class ConnectionScriptTransport implements ScriptTransport {
 			if (!ScriptTransport.isNoScript(ex)) {
 				throw ex;
 			}
+			this.noScripts.incrementAndGet();
 			return connection.scriptingCommands().eval(text(script), type, numKeys, keysAndArgs);
 		}
 	}
@@ -113,11 +118,19 @@ final class ConnectionScriptTransport implements ScriptTransport {
 			}
 			else {
 				// NOSCRIPT (or no reply): once more on its own, sending the script
+				if (result instanceof Throwable) {
+					this.noScripts.incrementAndGet();
+				}
 				outcomes.add(eval(scripts.get(i), false, false, 1, keysAndArgs.get(i))
 					.handle((reply, ex) -> (ex != null) ? ex : reply));
 			}
 		}
 		return outcomes;
+	}
+
+	@Override
+	public long noScriptAnswers() {
+		return this.noScripts.get();
 	}
 
 	/**
@@ -142,7 +155,7 @@ final class ConnectionScriptTransport implements ScriptTransport {
 	/**
 	 * Runs the scripts one by one, without a pipeline: a round trip each, each failure in its own place.
 	 */
-	private static List<CompletableFuture<Object>> evalEach(RedisConnection connection,
+	private List<CompletableFuture<Object>> evalEach(RedisConnection connection,
 			List<RedisScript<Long>> scripts, List<byte[][]> keysAndArgs) {
 		List<CompletableFuture<Object>> outcomes = new ArrayList<>(scripts.size());
 		for (int i = 0; i < scripts.size(); i++) {

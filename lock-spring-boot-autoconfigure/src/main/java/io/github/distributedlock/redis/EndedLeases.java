@@ -22,23 +22,27 @@ final class EndedLeases {
 	 * While every renewal batch in flight waits on Redis (a stalled server, a partition), the holds due meanwhile
 	 * cannot be renewed: one whose confirmed lease ends while it waits is lost then, as a renewal's that went
 	 * unanswered is ({@link UnansweredRenewals}), not when a batch comes back, which may be a command timeout
-	 * later. Takes each such hold out of the schedule.
+	 * later. Takes each such hold out of the schedule. The next check comes when the first of the holds left
+	 * ends its confirmed lease or becomes due, so a hold that comes due while the batches still wait is lost
+	 * within its lease end too.
 	 * @param schedule the watchdog's schedule, the first due first
 	 * @param hardLeaseEnded what handles a hard-lease hold taken out (see {@link #hardLeaseEnded})
-	 * @return the {@link System#nanoTime()} when the next due hold's lease ends, to check again then, or
-	 * {@code Long.MAX_VALUE} for none
+	 * @return the {@link System#nanoTime()} to check again at: the earliest lease end of the due holds left, or
+	 * when the first hold not due yet becomes due; {@code Long.MAX_VALUE} for none
 	 */
 	long loseDueWhileStuck(NavigableSet<Hold> schedule, Consumer<Hold> hardLeaseEnded) {
 		long now = System.nanoTime();
 		long next = Long.MAX_VALUE;
 		for (Hold hold : schedule) {
 			if (hold.scheduledAt - now > 0) {
+				// the first hold not due yet: checked again when it is due (a hard lease then ends; an
+				// auto-renewed hold then waits too, and its confirmed lease end is known), or nothing would look
+				// at it before a stuck batch came back, a command timeout later
+				next = earlier(next, hold.scheduledAt);
 				break;
 			}
 			if (now - hold.confirmedUntil < 0) {
-				if (next == Long.MAX_VALUE || hold.confirmedUntil - next < 0) {
-					next = hold.confirmedUntil;
-				}
+				next = earlier(next, hold.confirmedUntil);
 			}
 			else if (schedule.remove(hold)) {
 				if (!hold.autoRenew) {
@@ -50,6 +54,10 @@ final class EndedLeases {
 			}
 		}
 		return next;
+	}
+
+	private static long earlier(long next, long candidate) {
+		return (next == Long.MAX_VALUE || candidate - next < 0) ? candidate : next;
 	}
 
 	/**

@@ -96,11 +96,29 @@ final class HoldEvents {
 				+ reason);
 		// the holder's work first (whenLost, onLost = INTERRUPT): it is what may still write
 		hold.lossSignal.signal(new LockLostException(hold.id.key(), reason));
+		releaseLocalWaiters(hold);
 		try {
 			this.observer.lost(hold.id.key(), hold.id.type(), hold.permits, reason);
 		}
 		catch (RuntimeException ex) {
 			observerFailed(ex);
+		}
+	}
+
+	/**
+	 * A hold known lost blocks no waiter of its own client: other instances may take the lock meanwhile, and
+	 * waiting for its release (often that of a holder that hung, which is why it was lost) would stall only this
+	 * client's work. Not once it is released: its queue has a new head then.
+	 */
+	private static void releaseLocalWaiters(Hold hold) {
+		LocalQueue queue = hold.queue;
+		if (queue == null) {
+			return;
+		}
+		synchronized (hold) {
+			if (!hold.released && hold.queueHead) {
+				queue.headLost();
+			}
 		}
 	}
 

@@ -3,7 +3,6 @@ package io.github.distributedlock.redis;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.LongSupplier;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
@@ -51,16 +50,16 @@ final class HoldReleaser {
 	/** Sends releases that failed transiently again while their leases last. */
 	private final ReleaseRetries retries;
 
-	/** Counts broken connections (see {@link ReleaseNotifications#disconnects()}). */
-	private final LongSupplier disconnects;
+	/** Tells a release that ran twice from one that found its lock wiped. */
+	private final ReleaseReplays replays;
 
 	/**
 	 * @param closed set once the client is closed: a hold released at shutdown is then not released again
 	 */
 	HoldReleaser(ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues, LockCommands commands,
 			ShutdownGrace shutdownGrace, AtomicBoolean closed, HoldEvents events, LeaseWatchdog watchdog,
-			LongSupplier disconnects) {
-		this.disconnects = disconnects;
+			ReleaseReplays replays) {
+		this.replays = replays;
 		this.retries = new ReleaseRetries(commands, closed);
 		this.holds = holds;
 		this.queues = queues;
@@ -186,8 +185,8 @@ final class HoldReleaser {
 		LocalQueue queue = hold.queue;
 		LocalWaiter next = (keepMillis <= 0 && queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
 				&& hold.lostReason == null) ? queue.reserveNext() : null;
-		long sentAt = System.nanoTime();
-		long disconnectsAtSend = this.disconnects.getAsLong();
+		ReleaseReplays.Sent sent = this.replays.sending();
+		long sentAt = sent.at();
 		CompletableFuture<ScriptExecutor.Pair> released;
 		try {
 			released = (keepMillis > 0) ? this.commands.keep(hold, keepMillis).thenApply((kept) -> new ScriptExecutor.Pair(kept, 0))
@@ -218,6 +217,13 @@ final class HoldReleaser {
 							+ "' overwritten with a value that is no lock");
 					return LockScripts.NOT_HELD;
 				}
+				if (RedisFailures.isTransient(failure) && !this.closed.get() && !hold.autoRenew
+						&& sentAt - hold.confirmedUntil >= 0) {
+					// its hard lease had ended when the release was sent, and the watchdog had not told it yet:
+					// lost, as far as this client can know, not a release that merely failed
+					hold.markLost(hold.hardLeaseRanOut());
+					return LockScripts.NOT_HELD;
+				}
 				if (RedisFailures.isTransient(failure) && !this.closed.get()) {
 					// it may have run; it names this hold's attempt only, so sending it again is harmless
 					this.events.later(() -> this.events.releaseFailed(hold, failure));
@@ -227,13 +233,9 @@ final class HoldReleaser {
 				throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
 						+ hold.leaseMillis + " ms: " + failure.getMessage(), failure.getCause());
 			}
-			if (reply.result() == LockScripts.NOT_HELD && hold.lostReason == null
-					&& this.disconnects.getAsLong() != disconnectsAtSend && hold.confirmedUntil - sentAt > 0) {
-				// sent while its lease was sure to last, and a connection broke meanwhile: Lettuce sent it again,
-				// and this reply is the second run's, which found the first run's work done
-				logger.debug("Released lock '" + key + "' of " + hold.owner + "; the release ran twice (its connection "
-						+ "broke and it was sent again)");
-				return 0L;
+			if (reply.result() == LockScripts.NOT_HELD && hold.lostReason == null) {
+				// a release Lettuce sent again after a reconnect, or a lock wiped meanwhile
+				return this.replays.notHeld(hold, sent);
 			}
 			return reply.result();
 		});

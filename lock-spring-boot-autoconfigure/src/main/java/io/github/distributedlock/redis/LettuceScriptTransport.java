@@ -13,6 +13,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import io.lettuce.core.ScriptOutputType;
@@ -47,6 +48,9 @@ final class LettuceScriptTransport implements ScriptTransport {
 			TimeUnit.SECONDS, new SynchronousQueue<>(), LeaseWatchdog.daemonThreads("distributed-lock-connect"));
 
 	private final LettuceConnectionFactory connectionFactory;
+
+	/** See {@link #noScriptAnswers()}. */
+	private final AtomicLong noScripts = new AtomicLong();
 
 	/** The shared connection's commands, while it is open: asked for again only when it was closed. */
 	private volatile @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
@@ -130,7 +134,7 @@ final class LettuceScriptTransport implements ScriptTransport {
 		return current;
 	}
 
-	private static CompletableFuture<Object> eval(RedisClusterAsyncCommands<byte[], byte[]> commands,
+	private CompletableFuture<Object> eval(RedisClusterAsyncCommands<byte[], byte[]> commands,
 			RedisScript<?> script, ScriptOutputType type, boolean sendText, int numKeys, byte[][] keysAndArgs) {
 		byte[][] keys = Arrays.copyOfRange(keysAndArgs, 0, numKeys);
 		byte[][] args = (keysAndArgs.length > numKeys) ? Arrays.copyOfRange(keysAndArgs, numKeys, keysAndArgs.length)
@@ -140,9 +144,18 @@ final class LettuceScriptTransport implements ScriptTransport {
 		}
 		return commands.<Object>evalsha(script.getSha1(), type, keys, args)
 			.toCompletableFuture()
-			.exceptionallyCompose((ex) -> ScriptTransport.isNoScript(ex)
-					? commands.<Object>eval(text(script), type, keys, args).toCompletableFuture()
-					: CompletableFuture.failedFuture(ex));
+			.exceptionallyCompose((ex) -> {
+				if (!ScriptTransport.isNoScript(ex)) {
+					return CompletableFuture.failedFuture(ex);
+				}
+				this.noScripts.incrementAndGet();
+				return commands.<Object>eval(text(script), type, keys, args).toCompletableFuture();
+			});
+	}
+
+	@Override
+	public long noScriptAnswers() {
+		return this.noScripts.get();
 	}
 
 	@Override

@@ -25,8 +25,9 @@ import org.jspecify.annotations.Nullable;
  * <li><b>head passed</b> ({@link #leave(LocalWaiter)}): the next waiter becomes the head and acquires in Redis
  * itself, as when another instance waits for the lock too, or the hand-over failed.</li>
  * </ul>
- * A head whose hard lease ran out (it overran it) no longer blocks the queue: waiters then leave it and go to
- * Redis on their own ({@link LocalTurn#BYPASS}).
+ * A head whose hard lease ran out (it overran it), or whose hold is known to be lost ({@link #headLost()}), no
+ * longer blocks the queue: waiters then leave it and go to Redis on their own ({@link LocalTurn#BYPASS}), tries
+ * without waiting too.
  * <p>
  * Thread-safe: queue changes happen while holding this object's monitor; turns are completed outside it.
  * {@link #members} is the owning map's reference count and changes only inside that map's compute functions.
@@ -77,11 +78,12 @@ final class LocalQueue {
 				this.taken = true;
 				return LocalWaiter.HEAD_NOW;
 			}
-			if (tryOnce) {
-				return LocalWaiter.TIMED_OUT_NOW;
-			}
+			// a head that overran its hard lease or is known lost blocks nobody, a try without waiting neither
 			if (this.holderDeadline != Long.MAX_VALUE && System.nanoTime() - this.holderDeadline >= 0) {
 				return LocalWaiter.BYPASS_NOW;
+			}
+			if (tryOnce) {
+				return LocalWaiter.TIMED_OUT_NOW;
 			}
 			waiter = new LocalWaiter(owner, leaseMillis);
 			if (this.waiters == null) {
@@ -105,6 +107,17 @@ final class LocalQueue {
 		if (this.waiters != null && !this.waiters.isEmpty()) {
 			scheduleBypass();
 		}
+	}
+
+	/**
+	 * Records that the head's hold is known to be lost (its renewal found the lock gone, or its confirmed lease
+	 * ended unrenewed): other instances may take the lock now, so this client's waiters go to Redis on their own
+	 * at once, as after a hard lease's end, instead of waiting for the head's release. Redis still decides who
+	 * gets the lock.
+	 */
+	synchronized void headLost() {
+		clearHolderDeadline();
+		holderDeadline(System.nanoTime());
 	}
 
 	/** Schedules the bypass of the waiters at the head's hard lease end, if it has one. Holds the monitor. */

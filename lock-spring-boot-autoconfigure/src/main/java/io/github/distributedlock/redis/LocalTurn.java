@@ -10,7 +10,7 @@ record LocalTurn(long handedOverAt, long token) {
 	/** The owner is the head: it acquires in Redis. */
 	static final LocalTurn HEAD = new LocalTurn(0, 0);
 
-	/** The head overran its hard lease: the owner acquires in Redis without being the head. */
+	/** The head overran its hard lease or is known lost: the owner acquires in Redis without being the head. */
 	static final LocalTurn BYPASS = new LocalTurn(0, 0);
 
 	/** The deadline passed, or the lock was busy for a try without waiting. */

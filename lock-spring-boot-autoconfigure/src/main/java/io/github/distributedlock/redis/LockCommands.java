@@ -39,13 +39,14 @@ final class LockCommands {
 
 	private final ScriptExecutor scripts;
 
-	private final String channel;
+	/** The release channel each script gets: one for all locks, or the sharded one of the lock's slot. */
+	private final ReleaseChannels channels;
 
 	private final Withdrawals withdrawals;
 
-	LockCommands(ScriptExecutor scripts, String channel) {
+	LockCommands(ScriptExecutor scripts, ReleaseChannels channels) {
 		this.scripts = scripts;
-		this.channel = channel;
+		this.channels = channels;
 		this.withdrawals = new Withdrawals(scripts);
 	}
 
@@ -74,9 +75,10 @@ final class LockCommands {
 		String lease = Long.toString(leaseMillis);
 		String reentering = reentry ? "1" : "0";
 		String claim = Long.toString(claimMillis);
+		String channel = this.channels.of(redisKey);
 		CompletableFuture<ScriptExecutor.Pair> result = (permits > 1)
 				? this.scripts.runPairAsync(LockScripts.SEMAPHORE_ACQUIRE, redisKey, "acquire a permit of", key, owner,
-						lease, reentering, claim, Long.toString(waitId), Integer.toString(permits), this.channel)
+						lease, reentering, claim, Long.toString(waitId), Integer.toString(permits), channel)
 				: switch (type) {
 					case REENTRANT -> this.scripts.runPairAsync(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key,
 							owner, lease, reentering, claim, Long.toString(waitId));
@@ -129,20 +131,21 @@ final class LockCommands {
 	 */
 	CompletableFuture<ScriptExecutor.Pair> release(Hold hold, @Nullable LocalWaiter next) {
 		String key = hold.id.key();
+		String channel = this.channels.of(hold.redisKey);
 		if (hold.permits > 1) {
 			return this.scripts.runAsync(LockScripts.SEMAPHORE_RELEASE, hold.redisKey, "release", key, hold.owner,
-					this.channel, ALL_HOLDS).thenApply(LockCommands::withoutToken);
+					channel, ALL_HOLDS).thenApply(LockCommands::withoutToken);
 		}
 		return switch (hold.id.type()) {
 			case REENTRANT -> (next == null)
 					? this.scripts.runPairAsync(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key,
-							hold.owner, this.channel, ALL_HOLDS)
+							hold.owner, channel, ALL_HOLDS)
 					: this.scripts.runPairAsync(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key,
-							hold.owner, this.channel, ALL_HOLDS, next.owner, Long.toString(next.leaseMillis));
+							hold.owner, channel, ALL_HOLDS, next.owner, Long.toString(next.leaseMillis));
 			case READ -> this.scripts.runAsync(LockScripts.READ_RELEASE, hold.redisKey, "release", key, hold.owner,
-					this.channel, ALL_HOLDS).thenApply(LockCommands::withoutToken);
+					channel, ALL_HOLDS).thenApply(LockCommands::withoutToken);
 			case WRITE -> this.scripts.runAsync(LockScripts.WRITE_RELEASE, hold.redisKey, "release", key, hold.owner,
-					this.channel, ALL_HOLDS, ADMISSION_MILLIS).thenApply(LockCommands::withoutToken);
+					channel, ALL_HOLDS, ADMISSION_MILLIS).thenApply(LockCommands::withoutToken);
 		};
 	}
 
@@ -283,16 +286,17 @@ final class LockCommands {
 			case READ -> LockScripts.READ_CANCEL;
 			case WRITE -> LockScripts.WRITE_CANCEL;
 		};
-		CompletableFuture<Void> cancelled = runWithdrawal(cancel, outcomeUnknown, redisKey, key, owner, this.channel);
+		String channel = this.channels.of(redisKey);
+		CompletableFuture<Void> cancelled = runWithdrawal(cancel, outcomeUnknown, redisKey, key, owner, channel);
 		// sent right after the cancel, not after its reply: on the same connection, it runs after it, even when
 		// the cancel's reply does not come in time
 		if (outcomeUnknown && type == LockType.READ && permits == 1) {
 			return CompletableFuture.allOf(cancelled,
-					runWithdrawal(LockScripts.READ_RELEASE, true, redisKey, key, owner, this.channel, ALL_HOLDS));
+					runWithdrawal(LockScripts.READ_RELEASE, true, redisKey, key, owner, channel, ALL_HOLDS));
 		}
 		if (outcomeUnknown && type == LockType.WRITE && permits == 1) {
 			return CompletableFuture.allOf(cancelled, runWithdrawal(LockScripts.WRITE_RELEASE, true, redisKey, key,
-					owner, this.channel, ALL_HOLDS, ADMISSION_MILLIS));
+					owner, channel, ALL_HOLDS, ADMISSION_MILLIS));
 		}
 		return cancelled;
 	}

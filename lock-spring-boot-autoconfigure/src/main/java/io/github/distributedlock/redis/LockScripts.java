@@ -53,48 +53,55 @@ final class LockScripts {
 	/** Returned by the reentrant release script when it handed the lock to the local owner it was given. */
 	static final long HANDED_OVER = -2;
 
-	static final RedisScript<Long> REENTRANT_ACQUIRE = load("fence.lua", "reentrant_common.lua", "reentrant_acquire.lua");
+	static final RedisScript<Long> REENTRANT_ACQUIRE =
+			load("notify.lua", "fence.lua", "reentrant_common.lua", "reentrant_acquire.lua");
 
-	static final RedisScript<Long> REENTRANT_RELEASE = load("fence.lua", "reentrant_common.lua", "reentrant_release.lua");
+	static final RedisScript<Long> REENTRANT_RELEASE =
+			load("notify.lua", "fence.lua", "reentrant_common.lua", "reentrant_release.lua");
 
-	static final RedisScript<Long> REENTRANT_CANCEL = load("fence.lua", "reentrant_common.lua", "reentrant_cancel.lua");
+	static final RedisScript<Long> REENTRANT_CANCEL =
+			load("notify.lua", "fence.lua", "reentrant_common.lua", "reentrant_cancel.lua");
 
 	static final RedisScript<Long> REENTRANT_RENEW = load("reentrant_renew.lua");
 
 	/** Renews several reentrant locks (of one slot) in one script: the watchdog's batches. */
 	static final RedisScript<Long> REENTRANT_RENEW_ALL = load("reentrant_renew_all.lua");
 
-	static final RedisScript<Long> READ_ACQUIRE = load("fence.lua", "rw_common.lua", "read_acquire.lua");
+	static final RedisScript<Long> READ_ACQUIRE = load("notify.lua", "fence.lua", "rw_common.lua", "read_acquire.lua");
 
-	static final RedisScript<Long> READ_RELEASE = load("rw_common.lua", "read_release.lua");
+	static final RedisScript<Long> READ_RELEASE = load("notify.lua", "rw_common.lua", "read_release.lua");
 
-	static final RedisScript<Long> READ_RENEW = load("rw_common.lua", "read_renew.lua");
+	static final RedisScript<Long> READ_RENEW = load("notify.lua", "rw_common.lua", "read_renew.lua");
 
-	static final RedisScript<Long> WRITE_ACQUIRE = load("fence.lua", "rw_common.lua", "write_acquire.lua");
+	static final RedisScript<Long> WRITE_ACQUIRE =
+			load("notify.lua", "fence.lua", "rw_common.lua", "write_acquire.lua");
 
-	static final RedisScript<Long> WRITE_RELEASE = load("rw_common.lua", "write_release.lua");
+	static final RedisScript<Long> WRITE_RELEASE = load("notify.lua", "rw_common.lua", "write_release.lua");
 
-	static final RedisScript<Long> WRITE_RENEW = load("rw_common.lua", "write_renew.lua");
+	static final RedisScript<Long> WRITE_RENEW = load("notify.lua", "rw_common.lua", "write_renew.lua");
 
-	static final RedisScript<Long> WRITE_CANCEL = load("rw_common.lua", "write_cancel.lua");
+	static final RedisScript<Long> WRITE_CANCEL = load("notify.lua", "rw_common.lua", "write_cancel.lua");
 
-	static final RedisScript<Long> READ_CANCEL = load("rw_common.lua", "read_cancel.lua");
+	static final RedisScript<Long> READ_CANCEL = load("notify.lua", "rw_common.lua", "read_cancel.lua");
 
 	static final RedisScript<Long> REENTRANT_KEEP = load("reentrant_keep.lua");
 
-	static final RedisScript<Long> READ_KEEP = load("rw_common.lua", "read_keep.lua");
+	static final RedisScript<Long> READ_KEEP = load("notify.lua", "rw_common.lua", "read_keep.lua");
 
-	static final RedisScript<Long> WRITE_KEEP = load("rw_common.lua", "write_keep.lua");
+	static final RedisScript<Long> WRITE_KEEP = load("notify.lua", "rw_common.lua", "write_keep.lua");
 
-	static final RedisScript<Long> SEMAPHORE_ACQUIRE = load("fence.lua", "sem_common.lua", "sem_acquire.lua");
+	static final RedisScript<Long> SEMAPHORE_ACQUIRE =
+			load("notify.lua", "fence.lua", "sem_common.lua", "sem_acquire.lua");
 
-	static final RedisScript<Long> SEMAPHORE_RELEASE = load("fence.lua", "sem_common.lua", "sem_release.lua");
+	static final RedisScript<Long> SEMAPHORE_RELEASE =
+			load("notify.lua", "fence.lua", "sem_common.lua", "sem_release.lua");
 
-	static final RedisScript<Long> SEMAPHORE_RENEW = load("fence.lua", "sem_common.lua", "sem_renew.lua");
+	static final RedisScript<Long> SEMAPHORE_RENEW = load("notify.lua", "fence.lua", "sem_common.lua", "sem_renew.lua");
 
-	static final RedisScript<Long> SEMAPHORE_KEEP = load("fence.lua", "sem_common.lua", "sem_keep.lua");
+	static final RedisScript<Long> SEMAPHORE_KEEP = load("notify.lua", "fence.lua", "sem_common.lua", "sem_keep.lua");
 
-	static final RedisScript<Long> SEMAPHORE_CANCEL = load("fence.lua", "sem_common.lua", "sem_cancel.lua");
+	static final RedisScript<Long> SEMAPHORE_CANCEL =
+			load("notify.lua", "fence.lua", "sem_common.lua", "sem_cancel.lua");
 
 	/** A new holder's write to its lock, for {@code WAIT} to wait for (replica sync, see {@link ReplicaSync}). */
 	static final RedisScript<Long> REPLICA_TOUCH = load("replica_touch.lua");
@@ -105,6 +112,9 @@ final class LockScripts {
 	 */
 	static final RedisScript<Long> PROBE = load("probe.lua");
 
+	/** The server's version, or 0 before Redis 7.0 (see {@link ReleaseChannels}). */
+	static final RedisScript<Long> SERVER_VERSION = load("server_version.lua");
+
 	private LockScripts() {
 	}
 
@@ -112,6 +122,16 @@ final class LockScripts {
 	 * Loads a script from the concatenation of files, such as shared functions followed by one operation.
 	 */
 	private static RedisScript<Long> load(String... names) {
+		return RedisScript.of(text(names), Long.class);
+	}
+
+	/**
+	 * Reads the concatenation of script files beside this class.
+	 * @param names the files, in order
+	 * @return their text
+	 * @throws IllegalStateException if a file cannot be read
+	 */
+	static String text(String... names) {
 		StringBuilder text = new StringBuilder();
 		for (String name : names) {
 			ClassPathResource resource = new ClassPathResource(name, LockScripts.class);
@@ -122,7 +142,7 @@ final class LockScripts {
 				throw new IllegalStateException("Cannot read Lua script " + resource, ex);
 			}
 		}
-		return RedisScript.of(text.toString(), Long.class);
+		return text.toString();
 	}
 
 }

@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 
@@ -24,7 +25,7 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * Checks that the Redis user may do what the locks do, so that a missing ACL permission fails the startup instead
  * of the first lock call that needs it (or, for a notification, a release under contention): runs a script with
  * {@code EVAL} and {@code EVALSHA} that calls every command the lock scripts call on a key under the key prefix
- * and publishes on the release channels, then subscribes to them once. What Redis refuses is thrown as a
+ * and publishes on the release channels, then subscribes to them once, in the client's {@link NotificationMode}. What Redis refuses is thrown as a
  * {@link MissingRedisPermissionException} with the ACL rule to give the user. Any other failure (Redis
  * unreachable, a wrong password, an untrusted certificate) is not this check's business: Redis may come up or be
  * fixed later, and the client's subscription reports it. Leaves nothing in Redis. Run it before the lock client
@@ -42,17 +43,38 @@ public final class RedisAccessProbe {
 
 	private final String keyPrefix;
 
+	/** The release channel in the probe key's slot (the classic one, or the sharded one of that slot). */
 	private final String channel;
 
+	private final NotificationMode mode;
+
 	/**
-	 * Creates the probe.
+	 * Creates the probe of classic notifications.
 	 * @param connectionFactory the connections the locks use
 	 * @param keyPrefix the key prefix of the locks (their release channel is {@code <keyPrefix>__released})
 	 */
 	public RedisAccessProbe(RedisConnectionFactory connectionFactory, String keyPrefix) {
+		this(connectionFactory, keyPrefix, NotificationMode.CLASSIC);
+	}
+
+	/**
+	 * Creates the probe of a notification mode: with {@link NotificationMode#SHARDED}, it publishes with
+	 * {@code SPUBLISH} and subscribes with {@code SSUBSCRIBE}, on the sharded channels of the probe key's slot.
+	 * @param connectionFactory the connections the locks use
+	 * @param keyPrefix the key prefix of the locks
+	 * @param mode the mode the lock client uses; {@link NotificationMode#AUTO} is resolved here (see
+	 * {@link NotificationMode#resolve})
+	 * @throws IllegalArgumentException if the mode is sharded and the factory is not Lettuce's for a cluster
+	 */
+	public RedisAccessProbe(RedisConnectionFactory connectionFactory, String keyPrefix, NotificationMode mode) {
 		this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-		this.channel = RedisLockClient.channel(keyPrefix);
+		this.mode = mode.resolve(connectionFactory, keyPrefix);
+		this.channel = new ReleaseChannels(keyPrefix, this.mode).of(probeKey());
+	}
+
+	private String probeKey() {
+		return this.keyPrefix + "__probe";
 	}
 
 	/**
@@ -92,7 +114,7 @@ public final class RedisAccessProbe {
 	private void checkNow() {
 		List<String> refusals = new ArrayList<>();
 		ScriptTransport transport = ScriptTransport.of(this.connectionFactory);
-		byte[][] keysAndArgs = { bytes(this.keyPrefix + "__probe"), bytes(this.channel), bytes(this.channel + ":probe") };
+		byte[][] keysAndArgs = { bytes(probeKey()), bytes(this.channel), bytes(this.channel + ":probe") };
 		// EVAL first (the script's text), then EVALSHA, which then finds it: the client sends both
 		for (boolean sendText : new boolean[] { true, false }) {
 			Object reply;
@@ -124,12 +146,26 @@ public final class RedisAccessProbe {
 			refusals.add(subscribeRefusal);
 		}
 		if (!refusals.isEmpty()) {
-			throw new MissingRedisPermissionException(refusals, RedisPermissions.aclRule(this.keyPrefix));
+			throw new MissingRedisPermissionException(refusals, RedisPermissions.aclRule(this.keyPrefix, this.mode));
 		}
 	}
 
 	/** Subscribes to the release channels once; returns what Redis refused, or {@code null}. */
 	private @Nullable String subscribeRefusal() {
+		if (this.mode == NotificationMode.SHARDED) {
+			try {
+				ShardedSubscribeCheck.subscribeOnce((LettuceConnectionFactory) this.connectionFactory, this.channel,
+						this.channel + ":probe");
+				return null;
+			}
+			catch (RuntimeException ex) {
+				if (RedisFailures.isPermissionDenied(ex)) {
+					return "ssubscribe to channel '" + this.channel + "': " + RedisFailures.describe(ex);
+				}
+				logger.debug("Redis permission to subscribe not checked: " + RedisFailures.describe(ex));
+				return null;
+			}
+		}
 		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 		container.setConnectionFactory(this.connectionFactory);
 		container.setTaskExecutor(Runnable::run);

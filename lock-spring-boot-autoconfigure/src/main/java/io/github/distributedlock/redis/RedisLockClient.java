@@ -18,7 +18,6 @@ import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.redis.Hold.HoldId;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -39,7 +38,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <p>
  * Thread-safe.
  */
-public final class RedisLockClient implements LockClient, SmartLifecycle {
+public final class RedisLockClient extends ClientLifecycle implements LockClient {
 
 	/**
 	 * Lifecycle phase: stopped after a web server's graceful shutdown ({@code Integer.MAX_VALUE - 1024}) and
@@ -59,10 +58,7 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 
 	private final String keyPrefix;
 
-	private final String channel;
-
-	/** The current run, and the restarts and the graceful stop. */
-	private final ClientRuns runs;
+	private final ReleaseChannels channels;
 
 	/** Numbers the owners that are not threads. */
 	private final AtomicLong asyncOwners = new AtomicLong();
@@ -94,29 +90,41 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	 */
 	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, int syncReplicas,
 			Duration syncTimeout) {
+		this(connectionFactory, keyPrefix, syncReplicas, syncTimeout, NotificationMode.AUTO);
+	}
+
+	/**
+	 * Creates a client as {@link #RedisLockClient(RedisConnectionFactory, String, int, Duration)} does, with release
+	 * notifications in the given mode. {@link NotificationMode#AUTO} reads the server's version on a Lettuce
+	 * cluster (one round trip, see {@link NotificationMode#resolve}); every client of the same locks must end up in
+	 * the same mode.
+	 * @param connectionFactory the Redis connections
+	 * @param keyPrefix prefix of every Redis key it writes, such as {@code "lock:"}; may be empty
+	 * @param syncReplicas how many replicas must acknowledge each acquisition; 0 turns replica sync off
+	 * @param syncTimeout how long an acquisition waits for them, at least 1 ms; ignored when off
+	 * @param notifications how release notifications travel ({@code distributed-lock.notifications})
+	 * @throws IllegalArgumentException as the constructor above, or if {@code notifications} is
+	 * {@link NotificationMode#SHARDED} and the factory is not Lettuce's for a Redis Cluster
+	 */
+	public RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, int syncReplicas,
+			Duration syncTimeout, NotificationMode notifications) {
+		this(connectionFactory, keyPrefix, releaseChannels(connectionFactory, keyPrefix, notifications), syncReplicas,
+				syncTimeout);
+	}
+
+	private RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, ReleaseChannels channels,
+			int syncReplicas, Duration syncTimeout) {
+		super(new ClientRuns(connectionFactory, keyPrefix, channels, syncReplicas, syncTimeout));
+		this.keyPrefix = keyPrefix;
+		this.channels = channels;
+	}
+
+	private static ReleaseChannels releaseChannels(RedisConnectionFactory connectionFactory, String keyPrefix,
+			NotificationMode notifications) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
-		this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-		this.channel = channel(keyPrefix);
-		this.runs = new ClientRuns(connectionFactory, keyPrefix, this.channel, syncReplicas, syncTimeout);
-	}
-
-	/**
-	 * Sets how long {@link #stop()} waits for running holders to release their locks before it releases what
-	 * is left (default {@link #DEFAULT_SHUTDOWN_TIMEOUT}).
-	 * @param shutdownTimeout the grace period; zero releases at once; not negative
-	 * @throws IllegalArgumentException if negative
-	 */
-	public void setShutdownTimeout(Duration shutdownTimeout) {
-		this.runs.setShutdownTimeout(shutdownTimeout);
-	}
-
-	/**
-	 * Sets what is told when a lock is acquired, released, lost or not renewed (see {@link LockObserver});
-	 * {@link LockObserver#NONE} by default. Acquisitions and releases are also logged at DEBUG, losses at WARN.
-	 * @param observer the observer; {@link LockObserver#of} combines several
-	 */
-	public void setLockObserver(LockObserver observer) {
-		this.runs.setObserver(observer);
+		Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+		Objects.requireNonNull(notifications, "notifications must not be null");
+		return new ReleaseChannels(keyPrefix, notifications.resolve(connectionFactory, keyPrefix));
 	}
 
 	@Override
@@ -149,13 +157,28 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 	}
 
 	/**
-	 * Returns the pub/sub channel that read/write releases are published on: the key prefix followed by
-	 * {@code __released}; each message is the released lock's Redis key. Grants of reentrant locks to a
-	 * client's waiters go to {@code <this channel>:<client id>}, each message {@code <owner id> <wait id> <key>}.
+	 * Returns the classic pub/sub channel that read/write releases are published on: the key prefix followed by
+	 * {@code __released}; each message is the released lock's Redis key. Grants of reentrant locks and of
+	 * semaphore permits to a client's waiters go to {@code <this channel>:<client id>}, each message
+	 * {@code <owner id> <wait id> <fencing token> <key>}. In {@link NotificationMode#SHARDED} mode the channels are
+	 * this name followed by a hash tag per slot ({@code <this channel>{<tag>}}, see {@code docs/redis-data.md}).
 	 * @return the channel name
 	 */
 	public String getChannel() {
-		return this.channel;
+		return this.channels.classic();
+	}
+
+	/**
+	 * Returns how this client's release notifications travel, as resolved when it was created.
+	 * @return {@link NotificationMode#CLASSIC} or {@link NotificationMode#SHARDED}
+	 */
+	public NotificationMode getNotificationMode() {
+		return this.channels.mode();
+	}
+
+	/** The release channels, in this client's mode. */
+	ReleaseChannels channels() {
+		return this.channels;
 	}
 
 	/** The release channel of a key prefix: starts with it, so that one ACL pattern covers keys and channels. */
@@ -240,69 +263,9 @@ public final class RedisLockClient implements LockClient, SmartLifecycle {
 		return new ClientProbe(this.runs.current(), this.keyPrefix);
 	}
 
-	/**
-	 * Tells whether release notifications arrive, for health checks and diagnostics; without them waiters
-	 * still get their locks, but only when the holder's lease would end.
-	 * @return {@code true} while the pub/sub subscription is up
-	 */
-	public boolean isListening() {
-		return this.runs.current().notifications.isListening();
-	}
-
 	@Override
 	public boolean isHeldByCurrentThread(String key, LockType type) {
 		return this.runs.current().holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
-	}
-
-	/**
-	 * Releases every lock this client still holds at once, each with a warning naming the lock and its holder,
-	 * and stops the watchdog and the subscription; those holders' releases then throw
-	 * {@link LockLostException}, without a round trip. Idempotent. {@link #stop()} first gives running holders
-	 * a grace period.
-	 */
-	@Override
-	public void close() {
-		this.runs.current().close();
-	}
-
-	/**
-	 * Starts the client again after {@link #stop()} or {@link #close()} (an application context restarted, or
-	 * restored from a checkpoint): with a new client id, renewal, listening and threads of its own; handles of
-	 * the earlier run stay lost. Does nothing while the client is open: it is ready when constructed.
-	 * @throws IllegalArgumentException if replica sync is on and can no longer be set up (see the constructor)
-	 */
-	@Override
-	public void start() {
-		this.runs.restart();
-	}
-
-	/**
-	 * Stops the client gracefully: waits up to the {@linkplain #setShutdownTimeout(Duration) shutdown timeout}
-	 * for the owners that hold locks to release them (they are renewed meanwhile, and released normally),
-	 * then {@linkplain #close() closes} it, releasing what is left. In an application context this runs in
-	 * phase {@link #PHASE}, before the Redis connection factory stops; it blocks its phase while it waits.
-	 */
-	@Override
-	public void stop() {
-		this.runs.stop();
-	}
-
-	/**
-	 * Tells whether the client is open.
-	 * @return {@code false} once closed
-	 */
-	@Override
-	public boolean isRunning() {
-		return !this.runs.current().closed.get();
-	}
-
-	/**
-	 * Returns {@link #PHASE}.
-	 * @return the lifecycle phase
-	 */
-	@Override
-	public int getPhase() {
-		return PHASE;
 	}
 
 }

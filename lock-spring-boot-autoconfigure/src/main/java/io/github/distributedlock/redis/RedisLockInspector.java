@@ -27,7 +27,8 @@ public final class RedisLockInspector {
 	private static final RedisScript<?> INSPECT = script("inspect.lua");
 
 	/** Deletes a lock's hash and wakes its waiters; see the script. */
-	private static final RedisScript<?> FORCE_RELEASE = script("force_release.lua");
+	private static final RedisScript<?> FORCE_RELEASE = RedisScript.of(LockScripts.text("notify.lua", "force_release.lua"),
+			List.class);
 
 	private final ScriptExecutor scripts;
 
@@ -85,7 +86,8 @@ public final class RedisLockInspector {
 	public boolean forceRelease(String key) {
 		Objects.requireNonNull(key, "key must not be null");
 		String redisKey = this.client.redisKey(key);
-		List<?> reply = this.scripts.runList(FORCE_RELEASE, redisKey, "force-release", key, this.client.getChannel());
+		List<?> reply = this.scripts.runList(FORCE_RELEASE, redisKey, "force-release", key,
+				this.client.channels().of(redisKey));
 		long result = (Long) reply.get(0);
 		if (result < 0) {
 			throw new DistributedLockException("Redis key '" + redisKey + "' is not a lock of this library; left untouched");

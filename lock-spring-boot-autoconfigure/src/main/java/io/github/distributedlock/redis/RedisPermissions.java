@@ -19,20 +19,47 @@ public final class RedisPermissions {
 			"time", "hget", "hmget", "hgetall", "hexists", "hlen", "hset", "hincrby", "hdel", "pexpire", "pttl",
 			"exists", "type", "del", "publish");
 
+	/**
+	 * The commands of {@link NotificationMode#SHARDED} notifications: {@link #COMMANDS} with {@code SSUBSCRIBE},
+	 * {@code SUNSUBSCRIBE} and {@code SPUBLISH} in place of {@code SUBSCRIBE}, {@code UNSUBSCRIBE} and
+	 * {@code PUBLISH}.
+	 */
+	public static final List<String> SHARDED_COMMANDS = COMMANDS.stream()
+		.map((command) -> switch (command) {
+			case "subscribe" -> "ssubscribe";
+			case "unsubscribe" -> "sunsubscribe";
+			case "publish" -> "spublish";
+			default -> command;
+		})
+		.toList();
+
 	private RedisPermissions() {
 	}
 
 	/**
-	 * Returns the ACL rule that gives a user what the lock client needs and nothing else, for
+	 * Returns the ACL rule of {@link #aclRule(String)} for a notification mode: with {@link NotificationMode#SHARDED},
+	 * the sharded pub/sub commands instead of the classic ones.
+	 * @param keyPrefix the key prefix, such as {@code "lock:"}
+	 * @param mode the notification mode the client resolved ({@link NotificationMode#AUTO} counts as classic)
+	 * @return such as {@code ~lock:* &lock:* -@all +evalsha +eval +ssubscribe ...}
+	 */
+	public static String aclRule(String keyPrefix, NotificationMode mode) {
+		Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+		Objects.requireNonNull(mode, "mode must not be null");
+		String pattern = escape(keyPrefix) + "*";
+		List<String> commands = (mode == NotificationMode.SHARDED) ? SHARDED_COMMANDS : COMMANDS;
+		return "~" + pattern + " &" + pattern + " -@all +" + String.join(" +", commands);
+	}
+
+	/**
+	 * Returns the ACL rule that gives a user what the lock client needs with classic notifications and nothing else, for
 	 * {@code ACL SETUSER <user> on ><password> <rule>} or a {@code user} line of {@code redis.conf} or an ACL file.
 	 * @param keyPrefix the key prefix ({@code distributed-lock.key-prefix}), such as {@code "lock:"}; release
 	 * channels start with it too
 	 * @return such as {@code ~lock:* &lock:* -@all +evalsha +eval ...}
 	 */
 	public static String aclRule(String keyPrefix) {
-		Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-		String pattern = escape(keyPrefix) + "*";
-		return "~" + pattern + " &" + pattern + " -@all +" + String.join(" +", COMMANDS);
+		return aclRule(keyPrefix, NotificationMode.CLASSIC);
 	}
 
 	/** Escapes the glob characters of a prefix, so that the pattern matches it literally. */

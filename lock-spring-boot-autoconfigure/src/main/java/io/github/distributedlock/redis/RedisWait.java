@@ -65,8 +65,15 @@ final class RedisWait {
 	/** How many tries in a row failed. Written by one step at a time. */
 	private int failures;
 
-	/** When the last try was sent ({@link System#nanoTime()}). Written by one step at a time. */
-	private long sentAt;
+	/**
+	 * When the last try that Redis answered was sent ({@link System#nanoTime()}), or the first try while none
+	 * was answered: a grant for this wait ran in Redis after it, so its lease counts from no earlier. Not the last
+	 * try sent, which may have failed without running, after the grant. Written by one step at a time.
+	 */
+	private long grantFloor;
+
+	/** Whether a try was sent. Written by one step at a time. */
+	private boolean triedOnce;
 
 	/** Whether the wait was logged as started ({@link WaitLog}, DEBUG only). Written by one step at a time. */
 	private boolean waitLogged;
@@ -115,7 +122,10 @@ final class RedisWait {
 			return;
 		}
 		long sent = System.nanoTime();
-		this.sentAt = sent;
+		if (!this.triedOnce) {
+			this.triedOnce = true;
+			this.grantFloor = sent;
+		}
 		long claim = (this.waiter == null) ? 0 : WaitingAcquirer.claimMillis(this.type, this.deadline - sent);
 		CompletableFuture<ScriptExecutor.Pair> tried;
 		try {
@@ -127,7 +137,7 @@ final class RedisWait {
 		}
 		tried.whenComplete((reply, ex) -> {
 			try {
-				tried(reply, ex, claim);
+				tried(reply, ex, claim, sent);
 			}
 			catch (RuntimeException failure) {
 				fail(failure);
@@ -135,15 +145,18 @@ final class RedisWait {
 		});
 	}
 
-	private void tried(ScriptExecutor.@Nullable Pair reply, @Nullable Throwable ex, long claim) {
+	private void tried(ScriptExecutor.@Nullable Pair reply, @Nullable Throwable ex, long claim, long sent) {
 		if (ex != null || reply == null) {
 			failed(ScriptExecutor.unwrap(ex), claim);
 			return;
 		}
+		// answered: this try ran, before any grant still to come for this wait (a try that runs after a grant to
+		// its attempt finds the lock held by it, and acquires)
+		this.grantFloor = sent;
 		this.failures = 0;
 		long result = reply.result();
 		if (result == LockScripts.ACQUIRED) {
-			succeed(new WaitingAcquirer.Acquired(this.sentAt, reply.token()));
+			succeed(new WaitingAcquirer.Acquired(sent, reply.token()));
 			return;
 		}
 		if (result == LockScripts.UPGRADE) {
@@ -210,12 +223,13 @@ final class RedisWait {
 	private void afterWait() {
 		try {
 			ReleaseWaiter granted = this.waiter;
-			// granted after this wait's last try reached Redis, so its lease counts from no earlier than that try;
-			// if that was long ago, the next try finds the grant and confirms a full lease
+			// granted after this wait's last answered try ran in Redis, so its lease counts from no earlier than
+			// that try's sending (a later try that failed may not have run, and may have been sent after the
+			// grant); if that was long ago, the next try finds the grant and confirms a full lease
 			if (granted != null && granted.isGranted() && !this.cancelled && !this.acquirer.closed.get()
-					&& System.nanoTime() - this.sentAt < Hold.thirdOfLeaseNanos(this.leaseMillis)) {
+					&& System.nanoTime() - this.grantFloor < Hold.thirdOfLeaseNanos(this.leaseMillis)) {
 				WaitLog.granted(this.key, this.type, this.owner, granted.grantedToken());
-				succeed(new WaitingAcquirer.Acquired(this.sentAt, granted.grantedToken()));
+				succeed(new WaitingAcquirer.Acquired(this.grantFloor, granted.grantedToken()));
 				return;
 			}
 			tryLock();

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -12,17 +13,23 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.ClassUtils;
 
 /**
- * Wakes local waiters when a lock is released anywhere. One Redis subscription per client serves every waiter
- * of every lock, on two channels:
+ * Wakes local waiters when a lock is released anywhere. Notifications come on two kinds of channels (see
+ * {@link ReleaseChannels} for their names in each {@link NotificationMode}):
  * <ul>
- * <li>the release channel, shared by all clients: read/write release scripts publish the released lock's Redis
+ * <li>release channels, shared by all clients: read/write release scripts publish the released lock's Redis
  * key there, and each message wakes the waiters of that key in this JVM, which then try again;</li>
- * <li>this client's grant channel, {@code <release channel>:<client id>}: a reentrant release that grants the
- * lock to a waiter of this client publishes {@code "<owner id> <wait id> <key>"} there, and the message wakes
+ * <li>this client's grant channels, {@code <release channel>:<client id>}: a reentrant release that grants the
+ * lock (or a semaphore's permit) to a waiter of this client publishes
+ * {@code "<owner id> <wait id> <fencing token> <key>"} there, and the message wakes
  * only that wait, which then holds the lock (see {@code reentrant_common.lua}).</li>
  * </ul>
+ * Classic mode: one subscription per client serves every waiter of every lock ({@link ReleaseSubscription}).
+ * Sharded mode: the client subscribes to the channels of the hash slots its waiters wait on
+ * ({@link ShardedSubscription}).
  * <p>
  * A waiter registers before it tries the lock, so a release between a failed try and the wait is not
  * missed. A lost message (a broken subscription) only delays a waiter until the holder's lease ends,
@@ -36,33 +43,73 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	private static final Log logger = LogFactory.getLog(ReleaseNotifications.class);
 
-	private final String grantChannel;
+	/** How every grant channel of this client ends: {@code :<client id>}; no release channel ends so. */
+	private final String grantSuffix;
 
-	private final ReleaseSubscription subscription;
+	private final NotificationSubscription subscription;
+
+	/** Counts the connections of the Lettuce client that broke (see {@link #disconnects()}). */
+	private final AtomicLong disconnects = new AtomicLong();
+
+	/** Wakes every waiter when a Lettuce connection is made again, or {@code null}; disposed of on close. */
+	private final @Nullable AutoCloseable reconnects;
 
 	/**
 	 * Starts subscribing on the scheduler: an unreachable Redis is logged, not thrown.
-	 * @param connectionFactory the Redis connections; one more is opened for the subscription
+	 * @param connectionFactory the Redis connections; one more is opened for the subscription (in sharded mode,
+	 * one per primary it subscribes on)
 	 * @param keyPrefix the key prefix, for the ACL rule a refusal's log names
-	 * @param channel the channel release scripts publish on
-	 * @param clientId the client's id: grants to its waiters come on {@code <channel>:<clientId>}
+	 * @param channels the channels, in the client's mode
+	 * @param clientId the client's id: grants to its waiters come on {@code <release channel>:<clientId>}
 	 * @param scheduler runs the subscription attempts; owned by the caller
 	 */
-	ReleaseNotifications(RedisConnectionFactory connectionFactory, String keyPrefix, String channel, String clientId,
-			ScheduledExecutorService scheduler) {
-		this.grantChannel = channel + ":" + clientId;
-		// what was published during a reconnect (a grant, a release) is lost: a try at once finds it
-		this.subscription = new ReleaseSubscription(connectionFactory, keyPrefix, channel, this.grantChannel, this,
-				this::wakeAll, scheduler);
+	ReleaseNotifications(RedisConnectionFactory connectionFactory, String keyPrefix, ReleaseChannels channels,
+			String clientId, ScheduledExecutorService scheduler) {
+		this.grantSuffix = ":" + clientId;
+		// only with Lettuce: its event bus tells of reconnects
+		this.reconnects = ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())
+				? LettuceReconnects.listen(connectionFactory, this::wakeAll, this.disconnects::incrementAndGet) : null;
+		this.subscription = channels.isSharded()
+				? new ShardedSubscription((LettuceConnectionFactory) connectionFactory, channels, clientId,
+						new ShardedSubscription.Listener() {
+
+							@Override
+							public void onMessage(String channel, String body) {
+								received(channel, body);
+							}
+
+							@Override
+							public void slotChanged(int slot) {
+								wakeSlot(slot);
+							}
+
+						}, scheduler)
+				: new ReleaseSubscription(connectionFactory, keyPrefix, channels.classic(),
+						channels.classic() + this.grantSuffix, this, scheduler);
 	}
 
 	/**
-	 * Counts the connections of the client's Lettuce client that broke so far (see
-	 * {@link ReleaseSubscription#disconnects()}).
+	 * Counts the connections of the client's Lettuce client that broke so far: a command whose round trip spans
+	 * a change of this number may have been sent twice (Lettuce re-sends what a broken connection did not answer).
+	 * Always 0 with Jedis, which sends nothing twice.
 	 * @return the number of broken connections
 	 */
 	long disconnects() {
-		return this.subscription.disconnects();
+		return this.disconnects.get();
+	}
+
+	/**
+	 * Wakes every local waiter of the keys of a hash slot: its sharded subscription was made or lost.
+	 * @param slot the hash slot
+	 */
+	void wakeSlot(int slot) {
+		this.waitersByKey.forEach((key, waiters) -> {
+			if (ClusterSlots.of(key) == slot) {
+				for (ReleaseWaiter waiter : waiters) {
+					waiter.signal();
+				}
+			}
+		});
 	}
 
 	/** Wakes every local waiter of every key. */
@@ -89,8 +136,9 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 	 * @return the waiter, to be {@linkplain #unregister(ReleaseWaiter) unregistered} in a {@code finally}
 	 */
 	ReleaseWaiter register(String redisKey, long waitId) {
-		this.subscription.waiterRegistered();
-		ReleaseWaiter waiter = new ReleaseWaiter(redisKey, waitId);
+		// the subscription learns of the key when the waiter first waits: its first try did not get the lock; a
+		// sharded subscription made then wakes it, so a release between that try and the subscription is not missed
+		ReleaseWaiter waiter = new ReleaseWaiter(redisKey, waitId, () -> this.subscription.waiterRegistered(redisKey));
 		this.waitersByKey.compute(redisKey, (key, waiters) -> {
 			if (waiters == null) {
 				return new ReleaseWaiter[] { waiter };
@@ -102,10 +150,16 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		return waiter;
 	}
 
+	/**
+	 * Unregisters a waiter; a second call does nothing.
+	 * @param waiter a registered waiter
+	 */
 	void unregister(ReleaseWaiter waiter) {
+		boolean[] removed = { false };
 		this.waitersByKey.computeIfPresent(waiter.redisKey, (key, waiters) -> {
 			if (waiters.length == 1) {
-				return (waiters[0] == waiter) ? null : waiters;
+				removed[0] = waiters[0] == waiter;
+				return removed[0] ? null : waiters;
 			}
 			ReleaseWaiter[] fewer = new ReleaseWaiter[waiters.length - 1];
 			int kept = 0;
@@ -114,8 +168,12 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 					fewer[kept++] = other;
 				}
 			}
-			return (kept == fewer.length) ? fewer : waiters;
+			removed[0] = kept == fewer.length;
+			return removed[0] ? fewer : waiters;
 		});
+		if (removed[0] && waiter.end()) {
+			this.subscription.waiterUnregistered(waiter.redisKey);
+		}
 	}
 
 	/**
@@ -149,7 +207,7 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 			token = Long.parseLong(grant, afterWaitId + 1, afterToken, 10);
 		}
 		catch (NumberFormatException ex) {
-			logger.warn("Ignored a malformed lock grant on channel '" + this.grantChannel + "': " + grant);
+			logger.warn("Ignored a malformed lock grant: " + grant);
 			return;
 		}
 		ReleaseWaiter[] waiters = this.waitersByKey.get(grant.substring(afterToken + 1));
@@ -166,8 +224,13 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 
 	@Override
 	public void onMessage(Message message, byte @Nullable [] pattern) {
-		String body = new String(message.getBody(), StandardCharsets.UTF_8);
-		if (this.grantChannel.equals(new String(message.getChannel(), StandardCharsets.UTF_8))) {
+		received(new String(message.getChannel(), StandardCharsets.UTF_8),
+				new String(message.getBody(), StandardCharsets.UTF_8));
+	}
+
+	/** A message on a release channel or on one of this client's grant channels. */
+	private void received(String channel, String body) {
+		if (channel.endsWith(this.grantSuffix)) {
 			granted(body);
 		}
 		else {
@@ -179,9 +242,17 @@ final class ReleaseNotifications implements MessageListener, AutoCloseable {
 		return this.waitersByKey.size();
 	}
 
-	/** Stops the subscription. */
+	/** Stops listening for reconnects, and the subscription. */
 	@Override
 	public void close() {
+		if (this.reconnects != null) {
+			try {
+				this.reconnects.close();
+			}
+			catch (Exception ex) {
+				// nothing to do
+			}
+		}
 		this.subscription.close();
 	}
 

@@ -5,12 +5,10 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.MessageListener;
@@ -18,12 +16,11 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.util.ClassUtils;
 import org.springframework.util.backoff.FixedBackOff;
 
 /**
- * Keeps the subscription of {@link ReleaseNotifications} to the release and grant channels up, and tells of the
- * connection's breaks and reconnects. A lost message only delays a waiter until the holder's lease ends, so Redis
+ * Keeps the classic subscription of {@link ReleaseNotifications} to the release and grant channels up.
+ * A lost message only delays a waiter until the holder's lease ends, so Redis
  * being down when the client starts does not fail the start, and the first subscription is made on the client's
  * scheduler, not on the thread that creates the client. The subscription is checked every second on the scheduler
  * and when a waiter registers, and made again when it is down; this is the only recovery, the container's own is
@@ -33,7 +30,7 @@ import org.springframework.util.backoff.FixedBackOff;
  * subscription that ends the series says at INFO how many attempts failed. A waiter that registers brings the
  * next attempt forward, to a second after the last one. Thread-safe.
  */
-final class ReleaseSubscription implements AutoCloseable {
+final class ReleaseSubscription implements NotificationSubscription {
 
 	/** Logs as {@link ReleaseNotifications}, the category the documentation names for these messages. */
 	private static final Log logger = LogFactory.getLog(ReleaseNotifications.class);
@@ -42,6 +39,13 @@ final class ReleaseSubscription implements AutoCloseable {
 
 	/** The longest pause between failed subscription attempts. */
 	static final long MAX_RETRY_NANOS = TimeUnit.SECONDS.toNanos(16);
+
+	/**
+	 * How long {@link #close()} waits for the container to stop. Its stop waits for a subscription attempt under
+	 * way, and Lettuce's connect of a pub/sub connection waits without a timeout of its own: on a frozen server up
+	 * to a command timeout, and for ever when the connection factory was stopped during the connect.
+	 */
+	static final long CLOSE_WAIT_MILLIS = 2000;
 
 	private final RedisMessageListenerContainer container;
 
@@ -69,12 +73,6 @@ final class ReleaseSubscription implements AutoCloseable {
 
 	private volatile boolean closed;
 
-	/** Counts the connections of the Lettuce client that broke (see {@link #disconnects()}). */
-	private final AtomicLong disconnects = new AtomicLong();
-
-	/** Wakes every waiter when a Lettuce connection is made again, or {@code null}; disposed of on close. */
-	private final @Nullable AutoCloseable reconnects;
-
 	/**
 	 * Starts subscribing on the scheduler: an unreachable Redis is logged, not thrown.
 	 * @param connectionFactory the Redis connections; one more is opened for the subscription
@@ -82,11 +80,10 @@ final class ReleaseSubscription implements AutoCloseable {
 	 * @param channel the channel release scripts publish on
 	 * @param grantChannel the channel grants to this client's waiters come on
 	 * @param listener gets the messages of both channels, on the connection's thread
-	 * @param onReconnect run after a Lettuce connection was made again; must not block
 	 * @param scheduler runs the subscription attempts; owned by the caller
 	 */
 	ReleaseSubscription(RedisConnectionFactory connectionFactory, String keyPrefix, String channel,
-			String grantChannel, MessageListener listener, Runnable onReconnect, ScheduledExecutorService scheduler) {
+			String grantChannel, MessageListener listener, ScheduledExecutorService scheduler) {
 		this.keyPrefix = keyPrefix;
 		this.connectionFactory = connectionFactory;
 		this.channel = channel;
@@ -104,48 +101,23 @@ final class ReleaseSubscription implements AutoCloseable {
 		this.container.afterPropertiesSet();
 		this.scheduler = scheduler;
 		this.nextAttempt = System.nanoTime();
-		this.reconnects = listenForReconnects(connectionFactory, onReconnect);
 		this.lastAttempt = this.nextAttempt - RETRY_NANOS;
 		// not on the caller's thread: an application's startup must not wait for a connect attempt
 		scheduler.execute(this::subscribe);
 		scheduler.scheduleWithFixedDelay(this::subscribe, 1, 1, TimeUnit.SECONDS);
 	}
 
-	/**
-	 * Runs {@code onReconnect} after a reconnect: what was published meanwhile (a grant, a release) is lost, and a
-	 * try at once finds it. Only on Lettuce, whose event bus tells of reconnects.
-	 */
-	private @Nullable AutoCloseable listenForReconnects(RedisConnectionFactory connectionFactory,
-			Runnable onReconnect) {
-		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())) {
-			return null;
-		}
-		return LettuceReconnects.listen(connectionFactory, onReconnect, this.disconnects::incrementAndGet);
-	}
-
-	/**
-	 * Counts the connections of the client's Lettuce client that broke so far: a command whose round trip spans
-	 * a change of this number may have been sent twice (Lettuce re-sends what a broken connection did not answer).
-	 * Always 0 with Jedis, which sends nothing twice.
-	 * @return the number of broken connections
-	 */
-	long disconnects() {
-		return this.disconnects.get();
-	}
-
-	/**
-	 * Tells whether the subscription is up.
-	 * @return {@code true} while release notifications arrive
-	 */
-	boolean isListening() {
+	@Override
+	public boolean isListening() {
 		return this.container.isListening();
 	}
 
 	/**
-	 * Called when a waiter registers: if the subscription is down, an attempt runs on the scheduler as soon as a
-	 * second has passed since the last one.
+	 * If the subscription is down, an attempt runs on the scheduler as soon as a second has passed since the last
+	 * one.
 	 */
-	void waiterRegistered() {
+	@Override
+	public void waiterRegistered(String redisKey) {
 		if (!this.closed && !this.container.isListening()) {
 			// on the subscription's thread: a connect attempt may block for a while
 			try {
@@ -251,18 +223,32 @@ final class ReleaseSubscription implements AutoCloseable {
 		}
 	}
 
-	/** Stops listening for reconnects and unsubscribes; no new attempt starts. */
+	/** Nothing to do: the one subscription serves every waiter. */
+	@Override
+	public void waiterUnregistered(String redisKey) {
+	}
+
+	/** Unsubscribes; no new attempt starts. */
 	@Override
 	public void close() {
 		this.closed = true;
-		if (this.reconnects != null) {
-			try {
-				this.reconnects.close();
-			}
-			catch (Exception ex) {
-				// nothing to do
-			}
+		// on a thread of its own, so that a connect that never ends cannot hold the application's shutdown
+		Thread stopping = new Thread(this::destroyContainer, "distributed-lock-subscription-close");
+		stopping.setDaemon(true);
+		stopping.start();
+		try {
+			stopping.join(CLOSE_WAIT_MILLIS);
 		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		if (stopping.isAlive()) {
+			logger.warn("The subscription to '" + this.channel + "' did not stop within " + CLOSE_WAIT_MILLIS
+					+ " ms: a connection attempt to Redis is still under way; it is left to end on a daemon thread");
+		}
+	}
+
+	private void destroyContainer() {
 		try {
 			this.container.destroy();
 		}

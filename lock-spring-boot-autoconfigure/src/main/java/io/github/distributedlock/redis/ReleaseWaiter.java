@@ -5,12 +5,15 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * One wait for a lock: a release notification or a grant signals it. A signal that arrives before
- * {@link #next} is asked for is kept, so none is lost; waiting costs no thread.
+ * {@link #next} is asked for is kept, so none is lost; waiting costs no thread. The first {@link #next} tells the
+ * subscription that the key is waited on (a sharded one subscribes to its slot only then, not for a try that
+ * gets the lock at once).
  */
 final class ReleaseWaiter {
 
@@ -31,9 +34,30 @@ final class ReleaseWaiter {
 	/** The wait for the next signal, while there is one. Guarded by {@code this}. */
 	private @Nullable CompletableFuture<Void> pending;
 
-	ReleaseWaiter(String redisKey, long waitId) {
+	/** Run once, when the wait first waits for a signal: its first try failed (see {@link #hasWaited()}). */
+	private final Runnable firstWait;
+
+	/** {@link #FRESH}, {@link #WAITED} (after {@link #firstWait} ran) or {@link #ENDED} (unregistered). */
+	private final AtomicInteger state = new AtomicInteger(FRESH);
+
+	private static final int FRESH = 0;
+
+	private static final int WAITED = 1;
+
+	private static final int ENDED = 2;
+
+	ReleaseWaiter(String redisKey, long waitId, Runnable firstWait) {
 		this.redisKey = redisKey;
 		this.waitId = waitId;
+		this.firstWait = firstWait;
+	}
+
+	/**
+	 * Ends the wait's count (it is unregistered): a later {@link #next} no longer tells of a first wait.
+	 * @return {@code true} if it had waited, so that its first wait was told
+	 */
+	boolean end() {
+		return this.state.getAndSet(ENDED) == WAITED;
 	}
 
 	/**
@@ -75,6 +99,9 @@ final class ReleaseWaiter {
 	 * if a signal came since the last wait
 	 */
 	CompletableFuture<Void> next(long nanos, ScheduledExecutorService timer) {
+		if (this.state.get() == FRESH && this.state.compareAndSet(FRESH, WAITED)) {
+			this.firstWait.run();
+		}
 		CompletableFuture<Void> next;
 		synchronized (this) {
 			if (this.signalled) {

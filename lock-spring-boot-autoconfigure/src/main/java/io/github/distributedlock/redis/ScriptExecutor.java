@@ -39,6 +39,14 @@ final class ScriptExecutor {
 	}
 
 	/**
+	 * Counts the NOSCRIPT answers so far (see {@link ScriptTransport#noScriptAnswers()}).
+	 * @return the count
+	 */
+	long noScriptAnswers() {
+		return this.transport.noScriptAnswers();
+	}
+
+	/**
 	 * Tells whether Redis is a Redis Cluster (see {@link ScriptTransport#isCluster()}).
 	 * @return {@code true} for a cluster, or when it cannot be told yet
 	 */

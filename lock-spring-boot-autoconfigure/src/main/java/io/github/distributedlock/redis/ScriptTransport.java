@@ -55,6 +55,14 @@ interface ScriptTransport {
 	boolean isBlocking();
 
 	/**
+	 * Counts the NOSCRIPT answers Redis gave (each followed by the script's text): Redis lost the scripts it had
+	 * (a restart, a failover to a server that never ran them, {@code SCRIPT FLUSH}), so what a command found may
+	 * not be what an earlier command left. Read by {@link ReleaseReplays}.
+	 * @return how many NOSCRIPT answers came so far
+	 */
+	long noScriptAnswers();
+
+	/**
 	 * Picks the transport for a connection factory: asynchronous on Lettuce with a shared native connection
 	 * (Spring Data Redis's default), blocking otherwise.
 	 * @param connectionFactory the factory

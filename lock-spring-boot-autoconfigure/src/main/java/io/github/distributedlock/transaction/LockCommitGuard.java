@@ -19,8 +19,10 @@ import org.springframework.transaction.TransactionExecutionListener;
  * A {@link TransactionExecutionListener}: Spring Boot adds it to the transaction managers it auto-configures
  * (JDBC, JPA, ...); add it to a transaction manager of your own with
  * {@code transactionManager.addListener(guard)}. It checks ({@link LockContext#checkHeld(Duration)}) what this client knows, with no round trip: a
- * healthy lock costs a read of its confirmed lease per commit. Only the outermost (new) transaction's commit
- * is checked; a transaction on a thread that holds no lock is not affected. Thread-safe.
+ * healthy lock costs a read of its confirmed lease per commit. Spring calls it before the commit of every new
+ * transaction (an inner {@code REQUIRES_NEW} one too) and before the release of every savepoint (a
+ * {@code NESTED} one), so each of them is checked; a transaction that joins an outer one is checked when the
+ * outer one commits. A transaction on a thread that holds no lock is not affected. Thread-safe.
  */
 public class LockCommitGuard implements TransactionExecutionListener {
 

@@ -4,7 +4,7 @@
 -- throws LockLostException; it changes nothing). Fencing tokens stay monotonic: fence.lua takes them from the
 -- server clock when the '~f' field is gone.
 -- KEYS[1]: the lock's key
--- ARGV[1]: the release channel
+-- ARGV[1]: the release channel (classic, or sharded in the slot of KEYS[1]: see notify.lua)
 -- Returns 1 when the lock was released; 0 when there was no key; -1 when the key is not a hash (not a lock of
 --         this library: left untouched).
 local kind = redis.call('TYPE', KEYS[1]).ok
@@ -15,5 +15,5 @@ if kind ~= 'hash' then
     return -1
 end
 redis.call('DEL', KEYS[1])
-redis.pcall('PUBLISH', ARGV[1], KEYS[1])
+notify(ARGV[1], '', KEYS[1])
 return 1

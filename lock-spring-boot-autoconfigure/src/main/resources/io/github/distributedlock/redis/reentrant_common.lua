@@ -52,9 +52,8 @@ local function rl_free(key, owner, channel)
             redis.call('HSET', key, next, 1)
             redis.call('PEXPIRE', key, nextLease)
             local token = fence_next(key)
-            -- pcall: a grant that cannot be published (a user without the channel's permission) still stands;
-            -- the waiter finds it at its next try, within a second
-            redis.pcall('PUBLISH', channel .. ':' .. string.match(next, '^(.*):[^:]*$'),
+            -- a grant that cannot be published still stands: the waiter finds it at its next try
+            notify(channel, ':' .. string.match(next, '^(.*):[^:]*$'),
                 next .. ' ' .. nextWait .. ' ' .. string.format('%d', token) .. ' ' .. key)
             return next
         end

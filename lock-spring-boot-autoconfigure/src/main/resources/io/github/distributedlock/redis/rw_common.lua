@@ -188,8 +188,7 @@ local function rw_publish(key, s, channel)
     if s.waited then
         redis.call('HDEL', key, '~w')
         s.waited = false
-        -- pcall: a release that cannot be published still releases; waiters retry within a second
-        redis.pcall('PUBLISH', channel, key)
+        notify(channel, '', key)
     end
 end
 

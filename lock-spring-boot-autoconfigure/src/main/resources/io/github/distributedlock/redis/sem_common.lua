@@ -111,9 +111,8 @@ local function sem_fill(key, s, channel, now, before)
             s.nholders = s.nholders + 1
             s.since[w.id] = nil
             local token = fence_next(key)
-            -- pcall: a grant that cannot be published (a user without the channel's permission) still stands;
-            -- the waiter finds it at its next try, within a second
-            redis.pcall('PUBLISH', channel .. ':' .. string.match(w.id, '^(.*):[^:]*$'),
+            -- a grant that cannot be published still stands: the waiter finds it at its next try
+            notify(channel, ':' .. string.match(w.id, '^(.*):[^:]*$'),
                 w.id .. ' ' .. w.wait .. ' ' .. string.format('%d', token) .. ' ' .. key)
         else
             left[#left + 1] = w

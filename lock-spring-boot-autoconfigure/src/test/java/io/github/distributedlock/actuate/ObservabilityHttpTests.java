@@ -251,8 +251,8 @@ class ObservabilityHttpTests {
 		// the handle is still open: the event came from the watchdog, before the release
 		assertThat(handle.isLost()).isTrue();
 		LockLostEvent event = app.lostEvents().stream().filter((e) -> e.getKey().equals(key)).findFirst().orElseThrow();
-		assertThat(event.getType()).isEqualTo(LockType.REENTRANT);
-		assertThat(event.getTypeName()).isEqualTo("reentrant");
+		assertThat(event.getLockType()).isEqualTo(LockType.REENTRANT);
+		assertThat(event.getType()).isEqualTo("reentrant");
 		assertThat(event.getReason()).contains("watchdog");
 		assertThatThrownBy(handle::close).isInstanceOf(LockLostException.class);
 		assertThat(app.lostEvents().stream().filter((e) -> e.getKey().equals(key))).hasSize(1);
@@ -312,9 +312,9 @@ class ObservabilityHttpTests {
 			LockLostEvent event = app.lostEvents().stream().filter((e) -> e.getKey().equals(key)).findFirst()
 				.orElseThrow();
 			// one name for the kind, as the meters and the endpoint say; the type it was acquired as stays
-			assertThat(event.getTypeName()).isEqualTo("semaphore");
+			assertThat(event.getType()).isEqualTo("semaphore");
 			assertThat(event.getPermits()).isEqualTo(2);
-			assertThat(event.getType()).isEqualTo(LockType.REENTRANT);
+			assertThat(event.getLockType()).isEqualTo(LockType.REENTRANT);
 			assertThat(output.getOut()).contains("Lock '" + key + "' (SEMAPHORE) held by");
 			assertThatThrownBy(handle::close).isInstanceOf(LockLostException.class);
 			// the other owner's permit is renewed on, untouched

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.redis.NotificationMode;
+import io.github.distributedlock.redis.RedisLockClient;
 import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.test.SharedRedis;
 import org.junit.jupiter.api.Test;
@@ -122,6 +124,21 @@ class JedisAutoConfigurationTests {
 				.contains("spring.data.redis.client-type=jedis")
 				.contains("set distributed-lock.sync-replicas to 0");
 		});
+	}
+
+	@Test
+	void shardedNotificationsFailTheStartupWithAReportNamingThePropertyAndJedisKeepsClassicOnesByDefault() {
+		this.contextRunner.withPropertyValues("distributed-lock.notifications=sharded").run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = new LockPropertyFailureAnalyzer().analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).contains("Property: distributed-lock.notifications")
+				.contains("Value: \"sharded\"")
+				.contains(JedisConnectionFactory.class.getName());
+			assertThat(analysis.getAction()).contains("distributed-lock.notifications to auto or classic");
+		});
+		this.contextRunner.run((context) -> assertThat(context.getBean(RedisLockClient.class).getNotificationMode())
+			.isEqualTo(NotificationMode.CLASSIC));
 	}
 
 	@Test

@@ -34,6 +34,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
@@ -182,6 +183,109 @@ class FrozenRedisInterruptTests {
 			handles.forEach((handle) -> catchThrowable(handle::close));
 			client.close();
 			slowTimeouts.destroy();
+		}
+	}
+
+	/**
+	 * Issue 28, finding 1: while every renewal slot waits on the frozen server (13 holds fill them, as above), a
+	 * hard lease and an auto-renewed hold that are not due yet when the last of those holds is lost are still told
+	 * lost when their own leases end, not when a stuck batch comes back (a 12 s command timeout here). Before,
+	 * the watchdog's stuck sweep looked again only at holds already due: the hard lease was told about 12 s after
+	 * the freeze.
+	 */
+	@Test
+	void holdsNotDueYetWhileRenewalsAreStuckAreToldLostWhenTheirLeasesEnd() throws Exception {
+		LettuceConnectionFactory slowTimeouts = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.server.host(), this.server.port()),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(12)).build());
+		slowTimeouts.afterPropertiesSet();
+		slowTimeouts.start();
+		RedisLockClient client = new RedisLockClient(slowTimeouts, "lock:");
+		List<LockHandle> handles = new ArrayList<>();
+		try {
+			for (int i = 0; i < 13; i++) {
+				handles.add(client.acquire(LockRequest.builder(this.key + ":" + i)
+						.lease(Duration.ofMillis(600 + 200 * i))
+						.timeout(Duration.ofSeconds(5))
+						.interruptible(false)
+						.build()));
+			}
+			LockHandle hard = client.acquire(LockRequest.builder(this.key + ":hard")
+					.lease(Duration.ofMillis(4500))
+					.autoRenew(false)
+					.timeout(Duration.ofSeconds(5))
+					.interruptible(false)
+					.build());
+			LockHandle renewed = client.acquire(LockRequest.builder(this.key + ":renewed")
+					.lease(Duration.ofMillis(9000))
+					.timeout(Duration.ofSeconds(5))
+					.interruptible(false)
+					.build());
+			handles.add(hard);
+			handles.add(renewed);
+			this.server.freeze();
+			for (LockHandle handle : List.of(hard, renewed)) {
+				Instant leaseEnd = handle.leaseConfirmedUntil();
+				LockLostException loss = handle.whenLost().toCompletableFuture().get(20, TimeUnit.SECONDS);
+				long afterLeaseEnd = Duration.between(leaseEnd, Instant.now()).toMillis();
+				System.out.println("Stuck renewals: " + handle.key() + " told lost " + afterLeaseEnd
+						+ " ms after its confirmed lease ended: " + loss.getMessage());
+				// within its lease end (plus room for a loaded machine), never a command timeout later
+				assertThat(afterLeaseEnd).as("%s: %s", handle.key(), loss.getMessage()).isBetween(-5L, 1500L);
+			}
+		}
+		finally {
+			this.server.resume();
+			handles.forEach((handle) -> catchThrowable(handle::close));
+			client.close();
+			slowTimeouts.destroy();
+		}
+	}
+
+	/**
+	 * Issue 28, finding 5: a hold released after its hard lease ended, before the watchdog looked (its timer held
+	 * up, as on an overloaded machine: here by a slow callback of an asynchronous acquisition that completed on
+	 * it), whose release then times out on the frozen server, reports the loss. Before, the release that could
+	 * not reach Redis passed for one that came in time: the work under the lock was reported a success.
+	 */
+	@Test
+	void aReleaseAfterTheHardLeaseEndedThatCannotReachRedisReportsTheLoss() throws Exception {
+		// long enough for the callback below to hold the timer before it ends, on a loaded machine
+		LockHandle hard = this.client.acquire(LockRequest.builder(this.key)
+				.lease(Duration.ofMillis(3000))
+				.autoRenew(false)
+				.timeout(Duration.ofSeconds(5))
+				.interruptible(false)
+				.build());
+		CountDownLatch timerHeld = new CountDownLatch(1);
+		CountDownLatch letTimerGo = new CountDownLatch(1);
+		// queued behind the holder in the client; its acquire timeout ends on the client's timer, which runs this
+		// callback and is held up by it until the release is done
+		this.client.acquireAsync(LockRequest.builder(this.key)
+				.lease(Duration.ofSeconds(30))
+				.timeout(Duration.ofMillis(200))
+				.owner(this.client.newAsyncOwner())
+				.build()).whenComplete((handle, ex) -> {
+					if (Thread.currentThread().getName().endsWith("-timer")) {
+						timerHeld.countDown();
+					}
+					try {
+						letTimerGo.await(30, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException interrupted) {
+						Thread.currentThread().interrupt();
+					}
+				});
+		try {
+			assertThat(timerHeld.await(10, TimeUnit.SECONDS)).isTrue();
+			Instant leaseEnd = hard.leaseConfirmedUntil();
+			await().atMost(Duration.ofSeconds(5)).until(() -> Instant.now().isAfter(leaseEnd.plusMillis(50)));
+			this.server.freeze();
+			// the release times out (the command timeout is 2 s): a transient failure
+			assertThatThrownBy(hard::close).isInstanceOf(LockLostException.class).hasMessageContaining("ran out");
+		}
+		finally {
+			letTimerGo.countDown();
 		}
 	}
 

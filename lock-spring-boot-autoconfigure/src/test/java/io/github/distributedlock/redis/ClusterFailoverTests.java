@@ -35,8 +35,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * A Redis Cluster with replicas (three primaries, three replicas), reached through Spring Boot's cluster
  * properties: after the primary that owns a lock's hash slot is failed over, by {@code CLUSTER FAILOVER} or by
- * SIGKILL, every lock type works again, held locks are still held, and releases wake waiters again. One cluster
- * for the class: a failover takes seconds.
+ * SIGKILL, every lock type works again, held locks are still held, and releases wake waiters again. Classic
+ * notifications (one subscription per instance, on some node; the sharded ones are {@link ShardedNotificationTests}'s).
+ * One cluster for the class: a failover takes seconds.
  */
 class ClusterFailoverTests {
 
@@ -56,7 +57,7 @@ class ClusterFailoverTests {
 		application = LockApplications.runner("spring.data.redis.cluster.nodes=" + cluster.nodes(),
 				"spring.data.redis.lettuce.cluster.refresh.period=1s",
 				"spring.data.redis.lettuce.cluster.refresh.adaptive=true", "spring.data.redis.timeout=1s",
-				"distributed-lock.lease=30s");
+				"distributed-lock.lease=30s", "distributed-lock.notifications=classic");
 	}
 
 	@AfterAll

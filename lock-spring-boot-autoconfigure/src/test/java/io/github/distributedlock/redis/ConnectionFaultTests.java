@@ -3,6 +3,7 @@ package io.github.distributedlock.redis;
 import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.Owners;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +30,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.context.ApplicationListener;
 
 import static io.github.distributedlock.test.LockApplications.template;
@@ -108,6 +113,47 @@ class ConnectionFaultTests {
 				assertThat(wake).isLessThan(Duration.ofSeconds(5));
 			}
 		});
+	}
+
+	/**
+	 * A client closed while its release subscription is being made, on a link slow enough (3 s each way) that the
+	 * connect takes many seconds, does not wait for that connect: the container's stop waits for a subscription
+	 * under way, and Lettuce's connect of a pub/sub connection has no timeout of its own (once, in a test, it waited
+	 * for ever: the connection factory had been stopped during the connect, and the application's shutdown hung).
+	 */
+	@Test
+	void closingAClientWhoseSubscriptionIsStillConnectingDoesNotWaitForTheConnect() throws Exception {
+		try (TcpProxy proxy = new TcpProxy(server.host(), server.port())) {
+			LettuceConnectionFactory factory = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration(server.host(), proxy.port()),
+					LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(30)).build());
+			factory.afterPropertiesSet();
+			factory.start();
+			proxy.latency(Duration.ofSeconds(3));
+			RedisLockClient client = new RedisLockClient(factory, "lock:");
+			try {
+				await().atMost(Duration.ofSeconds(40)).until(ConnectionFaultTests::aSubscriptionIsBeingMade);
+				long started = System.nanoTime();
+				client.close();
+				long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+				System.out.println("[faults] closing a client whose subscription was connecting took " + tookMillis
+						+ " ms");
+				// without the bound, the close waits for the rest of the connect: at least one 6 s round trip
+				assertThat(tookMillis).isLessThan(ReleaseSubscription.CLOSE_WAIT_MILLIS + 1500);
+			}
+			finally {
+				proxy.latency(Duration.ZERO);
+				client.close();
+				factory.destroy();
+			}
+		}
+	}
+
+	/** Whether some thread is inside the subscription container's start, making the subscription. */
+	private static boolean aSubscriptionIsBeingMade() {
+		return Thread.getAllStackTraces().values().stream().flatMap(Arrays::stream).anyMatch((frame) ->
+				frame.getClassName().equals(RedisMessageListenerContainer.class.getName())
+						&& frame.getMethodName().equals("lazyListen"));
 	}
 
 	private static long subscribedClients() {

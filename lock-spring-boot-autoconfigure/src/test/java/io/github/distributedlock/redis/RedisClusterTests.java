@@ -10,6 +10,8 @@ import java.util.concurrent.TimeUnit;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.fencing.FencedRedis;
+import io.github.distributedlock.fencing.StaleFencingTokenException;
 import io.github.distributedlock.test.OnThread;
 import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.RedisServer;
@@ -24,6 +26,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -106,6 +109,8 @@ class RedisClusterTests {
 			DistributedLockTemplate a = new DistributedLockTemplate(first, Duration.ofSeconds(30), Duration.ofSeconds(10));
 			DistributedLockTemplate b = new DistributedLockTemplate(second, Duration.ofSeconds(30), Duration.ofSeconds(10));
 			StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+			// sharded on Redis 7.0+ and Valkey with Lettuce; classic on Redis 6.2 (.ci/older-servers) and with Jedis
+			assertThat(first.getNotificationMode()).isEqualTo(expectedNotifications());
 			// twenty keys land in slots of all three nodes
 			for (int i = 0; i < 20; i++) {
 				String key = "cluster:" + UUID.randomUUID();
@@ -114,6 +119,25 @@ class RedisClusterTests {
 				assertThat(ReleaseWakeups.readerReleaseWakesWriter(a, b, key, redis)).isLessThan(Duration.ofSeconds(3));
 				assertThat(redis.hasKey("lock:" + key)).isFalse();
 			}
+		}
+	}
+
+	/**
+	 * Issue 28: a key whose braces make no hash tag ({@code a{}b}, {@code a}b}) is hashed whole, and its token
+	 * key lands in its slot too: a fenced write of it is one script, not refused with CROSSSLOT (as it was when
+	 * the token key quoted the key in braces).
+	 */
+	@Test
+	void fencedWritesOfKeysWhoseBracesMakeNoHashTagStayInTheirSlot() {
+		FencedRedis fenced = new FencedRedis(this.connectionFactory);
+		StringRedisTemplate redis = new StringRedisTemplate(this.connectionFactory);
+		for (String shape : List.of("a{}b", "a}b", "}{", "a{b")) {
+			String key = "fence:" + UUID.randomUUID() + ":" + shape;
+			fenced.set(key, "first", 2);
+			assertThatThrownBy(() -> fenced.set(key, "late", 1)).isInstanceOf(StaleFencingTokenException.class);
+			assertThat(redis.opsForValue().get(key)).isEqualTo("first");
+			redis.delete(key);
+			redis.delete(FencedRedis.fencingTokenKey(key));
 		}
 	}
 
@@ -150,6 +174,13 @@ class RedisClusterTests {
 				assertThat(redis.hasKey("lock:" + key)).isFalse();
 			}
 		}
+	}
+
+	private NotificationMode expectedNotifications() {
+		String info = nodes.get(0).admin().info("server");
+		int major = Integer.parseInt(info.substring(info.indexOf("redis_version:") + 14).split("\\.")[0]);
+		return (clientLibrary() == RedisClientLibrary.LETTUCE && major >= 7) ? NotificationMode.SHARDED
+				: NotificationMode.CLASSIC;
 	}
 
 	private static boolean onPath(String command) {

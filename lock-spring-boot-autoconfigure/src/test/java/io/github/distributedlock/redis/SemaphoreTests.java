@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.distributedlock.autoconfigure.ReactiveDistributedLockAutoConfiguration;
 import io.github.distributedlock.core.DistributedLockTemplate;
@@ -103,7 +104,7 @@ class SemaphoreTests {
 			PartnerApi api = instance.getBean(PartnerApi.class);
 			Occupancy async = new Occupancy();
 			// each call is an owner of its own, whichever thread made it
-			List<CompletableFuture<Long>> calls = new ArrayList<>();
+			List<CompletableFuture<Long>> calls = new CopyOnWriteArrayList<>();
 			Concurrently.run(6, 60, (thread) -> {
 				for (int i = 0; i < 4; i++) {
 					calls.add(api.callAsync(this.key, async));

@@ -1,13 +1,18 @@
 package io.github.distributedlock.redis;
 
 import io.github.distributedlock.core.LockRequest;
+import io.github.distributedlock.test.OnThread;
 import io.github.distributedlock.test.Owners;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -23,6 +28,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -133,6 +139,54 @@ class UnknownOutcomeTests {
 		assertThat((this.client.acquire(LockRequest.builder(this.key).type(type).lease(Duration.ofSeconds(30))
 				.interruptible(false).releasedByThread().build()) != null)).isTrue();
 		this.client.release(this.key, type);
+	}
+
+	/**
+	 * Issue 28, finding 2: a release sent while Redis is frozen behind another command; Redis is killed and
+	 * restarted empty, Lettuce fails the command at the head, reconnects and sends the release again, which finds
+	 * nothing held. That is not a release that ran twice (the first server never ran it, and the new one lost the
+	 * scripts with the lock): the release reports the possible loss. Before, it passed for a release that ran
+	 * twice, and {@code close()} returned normally.
+	 */
+	@Test
+	void aReleaseSentAgainToARestartedEmptyRedisReportsThePossibleLoss() throws Exception {
+		LettuceConnectionFactory patient = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.server.host(), this.server.port()),
+				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(20)).build());
+		patient.afterPropertiesSet();
+		patient.start();
+		RedisLockClient client = new RedisLockClient(patient, "lock:");
+		try {
+			LockHandle held = client.acquire(LockRequest.builder(this.key)
+					.lease(Duration.ofSeconds(30))
+					.timeout(Duration.ofSeconds(5))
+					.interruptible(false)
+					.build());
+			assertThat(held).isNotNull();
+			this.server.freeze();
+			// the command at the head of the connection, then the release behind it
+			CompletableFuture<LockHandle> head = client.acquireAsync(LockRequest.builder(this.key + ":other")
+					.lease(Duration.ofSeconds(30))
+					.owner(client.newAsyncOwner())
+					.build());
+			try (OnThread<Void> release = OnThread.start("release", () -> {
+				held.close();
+				return null;
+			})) {
+				// the release was handed to Lettuce, which writes it behind the head at once: its caller waits
+				await().atMost(Duration.ofSeconds(5)).until(() -> release.thread().getState() == Thread.State.WAITING
+						|| release.thread().getState() == Thread.State.TIMED_WAITING);
+				this.server.kill();
+				this.server.restart();
+				assertThatThrownBy(() -> release.get(30)).isInstanceOf(LockLostException.class)
+					.hasMessageContaining("may have been wiped");
+			}
+			head.handle((handle, ex) -> handle).get(30, TimeUnit.SECONDS);
+		}
+		finally {
+			client.close();
+			patient.destroy();
+		}
 	}
 
 }

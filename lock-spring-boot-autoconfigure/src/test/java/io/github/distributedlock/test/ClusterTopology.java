@@ -27,16 +27,19 @@ public final class ClusterTopology implements AutoCloseable {
 
 	/**
 	 * Starts six nodes, forms the cluster and waits until it is healthy.
+	 * @param extraArgs more arguments of every node, also after a restart (such as {@code --user ...})
 	 * @return the running cluster; the caller closes it
 	 * @throws org.opentest4j.TestAbortedException if {@code redis-server} or {@code redis-cli} is not on PATH
 	 */
-	public static ClusterTopology start() {
+	public static ClusterTopology start(String... extraArgs) {
 		RedisServer.assumeOnPath();
 		ClusterTopology topology = new ClusterTopology();
 		try {
+			List<String> args = new ArrayList<>(List.of("--cluster-enabled", "yes", "--cluster-config-file",
+					"nodes.conf", "--cluster-node-timeout", Long.toString(NODE_TIMEOUT_MILLIS)));
+			args.addAll(List.of(extraArgs));
 			for (int i = 0; i < 6; i++) {
-				topology.servers.add(RedisServer.start("--cluster-enabled", "yes", "--cluster-config-file",
-						"nodes.conf", "--cluster-node-timeout", Long.toString(NODE_TIMEOUT_MILLIS)));
+				topology.servers.add(RedisServer.start(args.toArray(String[]::new)));
 			}
 			List<String> create = new ArrayList<>(List.of("--cluster", "create"));
 			topology.servers.forEach((s) -> create.add(s.host() + ":" + s.port()));
@@ -73,14 +76,59 @@ public final class ClusterTopology implements AutoCloseable {
 	 * @return the primary
 	 */
 	public RedisServer primaryOf(String redisKey) {
-		RedisServer any = anyAlive();
-		long slot = any.admin().clusterKeyslot(redisKey);
-		for (Node node : nodes(any)) {
+		return primaryOfSlot(anyAlive().admin().clusterKeyslot(redisKey));
+	}
+
+	/**
+	 * Moves a hash slot, with its keys, to another primary, as {@code redis-cli --cluster reshard} does:
+	 * {@code CLUSTER SETSLOT ... IMPORTING/MIGRATING}, {@code MIGRATE} of its keys, then {@code SETSLOT ... NODE}
+	 * on both primaries and the others; waits until every running node sees the new owner.
+	 * @param slot the hash slot
+	 * @param to the primary that gets it
+	 */
+	public void moveSlot(int slot, RedisServer to) {
+		RedisServer from = primaryOfSlot(slot);
+		String fromId = from.admin().clusterMyId();
+		String toId = to.admin().clusterMyId();
+		to.admin().clusterSetSlotImporting(slot, fromId);
+		from.admin().clusterSetSlotMigrating(slot, toId);
+		for (String key : from.admin().clusterGetKeysInSlot(slot, 1000)) {
+			from.cli("migrate", to.host(), Integer.toString(to.port()), key, "0", "5000");
+		}
+		to.admin().clusterSetSlotNode(slot, toId);
+		from.admin().clusterSetSlotNode(slot, toId);
+		this.servers.stream().filter((s) -> s != to && s != from && s.isAlive()
+				&& s.admin().info("replication").contains("role:master"))
+			.forEach((s) -> s.admin().clusterSetSlotNode(slot, toId));
+		Awaitility.await("slot " + slot + " owned by port " + to.port() + " everywhere")
+			.atMost(Duration.ofSeconds(30))
+			.ignoreExceptions()
+			.until(() -> this.servers.stream().filter(RedisServer::isAlive)
+				.allMatch((s) -> nodes(s).stream().anyMatch((n) -> n.port() == to.port() && n.owns(slot))));
+	}
+
+	/**
+	 * Returns the primary that owns a hash slot now.
+	 * @param slot the slot
+	 * @return the primary
+	 */
+	public RedisServer primaryOfSlot(long slot) {
+		for (Node node : nodes(anyAlive())) {
 			if (node.isPrimary() && node.owns(slot)) {
 				return server(node.port());
 			}
 		}
 		throw new IllegalStateException("No primary owns slot " + slot);
+	}
+
+	/**
+	 * Returns the running primaries.
+	 * @return the primaries, three when healthy
+	 */
+	public List<RedisServer> primaries() {
+		return this.servers.stream()
+			.filter((s) -> s.isAlive() && s.admin().info("replication").contains("role:master"))
+			.toList();
 	}
 
 	/**
