@@ -43,12 +43,15 @@ class RedlockHoldTests extends RedlockTopologyTests {
 		assertThatThrownBy(() -> first.release("hard", LockType.REENTRANT)).isInstanceOf(LockLostException.class)
 			.hasMessageContaining("300 ms");
 		assertThat(next.isLost()).isFalse();
-		// the acquisition completes once a quorum recorded its token: the last node may still be granting
-		RedlockTopology.soon().untilAsserted(() -> {
-			for (int node = 0; node < 3; node++) {
-				assertThat(this.topology.ownerOn(node, "hard")).as("node %d", node).startsWith(second.getClientId());
-			}
-		});
+		// the next holder holds a quorum; the expired holder's late release touched none of its nodes
+		int held = 0;
+		for (int node = 0; node < 3; node++) {
+			String owner = this.topology.ownerOn(node, "hard");
+			assertThat(owner).as("node %d", node).satisfiesAnyOf((o) -> assertThat(o).isNull(),
+					(o) -> assertThat(o).startsWith(second.getClientId()));
+			held += (owner != null) ? 1 : 0;
+		}
+		assertThat(held).isGreaterThanOrEqualTo(2);
 		next.close();
 	}
 
