@@ -78,8 +78,9 @@ public class DistributedLockProperties {
 	private int advisorOrder = DEFAULT_ADVISOR_ORDER;
 
 	/**
-	 * Where the locks live: 'redis', or 'local' for an in-JVM store (for tests and single-instance
-	 * development: it excludes nothing across JVMs, and needs no Redis).
+	 * Where the locks live: 'redis', 'local' for an in-JVM store (for tests and single-instance
+	 * development: it excludes nothing across JVMs, and needs no Redis), or 'redlock' for a quorum of independent
+	 * Redis primaries (distributed-lock.redlock.nodes).
 	 */
 	private Store store = Store.REDIS;
 
@@ -256,7 +257,7 @@ public class DistributedLockProperties {
 
 	/**
 	 * Sets where the locks live.
-	 * @param store {@link Store#LOCAL} for an in-JVM store
+	 * @param store {@link Store#LOCAL} for an in-JVM store, {@link Store#REDLOCK} for Redlock
 	 */
 	public void setStore(Store store) {
 		this.store = store;
@@ -309,7 +310,13 @@ public class DistributedLockProperties {
 		 * JVM, for tests of code that uses locks and for single-instance development; excludes nothing across
 		 * JVMs.
 		 */
-		LOCAL
+		LOCAL,
+
+		/**
+		 * Redlock over several independent Redis primaries ({@code distributed-lock.redlock.nodes}, with Lettuce
+		 * on the classpath): reentrant locks only; see {@code docs/redlock.md}.
+		 */
+		REDLOCK
 
 	}
 

@@ -22,6 +22,8 @@ final class LockPropertyKeys extends DistributedLockProperties {
 
 	private final DistributedLockEndpointProperties endpoint = new DistributedLockEndpointProperties();
 
+	private final DistributedLockRedlockProperties redlock = new DistributedLockRedlockProperties();
+
 	/**
 	 * Returns the commit guard's properties, bound at {@code distributed-lock.commit-guard}.
 	 * @return the properties this bean binds into
@@ -36,6 +38,14 @@ final class LockPropertyKeys extends DistributedLockProperties {
 	 */
 	public DistributedLockEndpointProperties getEndpoint() {
 		return this.endpoint;
+	}
+
+	/**
+	 * Returns the Redlock store's properties, bound at {@code distributed-lock.redlock}.
+	 * @return the properties this bean binds into
+	 */
+	public DistributedLockRedlockProperties getRedlock() {
+		return this.redlock;
 	}
 
 	/**

@@ -1,0 +1,124 @@
+package io.github.distributedlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Properties of the Redlock store ({@code distributed-lock.redlock.*}), read with
+ * {@code distributed-lock.store=redlock}. See {@code docs/redlock.md}. Bound once by Spring Boot; not for sharing
+ * between threads while bound.
+ */
+@ConfigurationProperties("distributed-lock.redlock")
+public class DistributedLockRedlockProperties {
+
+	/**
+	 * The independent Redis primaries a lock is held on (at least 3, an odd number recommended; the quorum is
+	 * N/2 + 1 of them): redis:// or rediss:// URLs, with user and password in the URL
+	 * (redis://user:password@host:6379).
+	 */
+	private List<String> nodes = new ArrayList<>();
+
+	/**
+	 * How long one node's answer to one command is waited for, well below the lease: a node slower than this
+	 * counts as not voting. A bare number means milliseconds.
+	 */
+	private Duration nodeTimeout = Duration.ofMillis(100);
+
+	/**
+	 * The clock drift allowed for, as a fraction of the lease: a hold's validity is lease - elapsed - (drift-factor
+	 * * lease + 2 ms).
+	 */
+	private double driftFactor = 0.01;
+
+	/**
+	 * The longest random delay between two acquisition rounds of a waiting acquisition. A bare number means
+	 * milliseconds.
+	 */
+	private Duration retryDelay = Duration.ofMillis(200);
+
+	/**
+	 * The shortest validity an acquisition accepts: one that won its quorum with less validity left (a slow
+	 * round) is released and tried again. A bare number means milliseconds.
+	 */
+	private Duration minValidity = Duration.ofMillis(50);
+
+	/**
+	 * Creates the properties with their defaults; Spring Boot binds them.
+	 */
+	public DistributedLockRedlockProperties() {
+	}
+
+	/**
+	 * @return the node URLs, empty by default
+	 */
+	public List<String> getNodes() {
+		return this.nodes;
+	}
+
+	/**
+	 * @param nodes the node URLs
+	 */
+	public void setNodes(List<String> nodes) {
+		this.nodes = nodes;
+	}
+
+	/**
+	 * @return the per-node timeout, 100 ms by default
+	 */
+	public Duration getNodeTimeout() {
+		return this.nodeTimeout;
+	}
+
+	/**
+	 * @param nodeTimeout the per-node timeout
+	 */
+	public void setNodeTimeout(Duration nodeTimeout) {
+		this.nodeTimeout = nodeTimeout;
+	}
+
+	/**
+	 * @return the drift factor, 0.01 by default
+	 */
+	public double getDriftFactor() {
+		return this.driftFactor;
+	}
+
+	/**
+	 * @param driftFactor the drift factor, at least 0 and below 0.5
+	 */
+	public void setDriftFactor(double driftFactor) {
+		this.driftFactor = driftFactor;
+	}
+
+	/**
+	 * @return the longest retry delay, 200 ms by default
+	 */
+	public Duration getRetryDelay() {
+		return this.retryDelay;
+	}
+
+	/**
+	 * @param retryDelay the longest retry delay
+	 */
+	public void setRetryDelay(Duration retryDelay) {
+		this.retryDelay = retryDelay;
+	}
+
+	/**
+	 * @return the minimum validity, 50 ms by default
+	 */
+	public Duration getMinValidity() {
+		return this.minValidity;
+	}
+
+	/**
+	 * @param minValidity the minimum validity
+	 */
+	public void setMinValidity(Duration minValidity) {
+		this.minValidity = minValidity;
+	}
+
+}

@@ -1,0 +1,126 @@
+package io.github.distributedlock.autoconfigure;
+
+import java.util.List;
+
+import io.github.distributedlock.autoconfigure.DistributedLockAutoConfiguration.DistributedLockAdvisorConfiguration;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockClientDecorator;
+import io.github.distributedlock.core.LockLostEventPublisher;
+import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.redlock.RedlockLockClient;
+import io.github.distributedlock.redlock.RedlockSettings;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Auto-configuration of the Redlock store, with {@code distributed-lock.store=redlock}: a
+ * {@link RedlockLockClient} over the independent Redis primaries of {@code distributed-lock.redlock.nodes}, each
+ * checked at startup (one server twice, replicas and Cluster members are refused, with a failure report naming
+ * the node), the {@link DistributedLockTemplate} and the {@code @DistributedLock} advisor. Needs Lettuce
+ * ({@code io.lettuce:lettuce-core}) on the classpath, and says so at startup when it is missing; needs no
+ * {@code RedisConnectionFactory}. Runs before {@link DistributedLockAutoConfiguration}, whose Redis client then
+ * backs off; every bean backs off when the application defines its own.
+ */
+@AutoConfiguration(before = DistributedLockAutoConfiguration.class)
+@ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
+@ConditionalOnProperty(name = "distributed-lock.store", havingValue = "redlock")
+@EnableConfigurationProperties({ DistributedLockProperties.class, DistributedLockRedlockProperties.class })
+@Import(DistributedLockAdvisorConfiguration.class)
+public final class RedlockAutoConfiguration {
+
+	private static final String NODES = "distributed-lock.redlock.nodes";
+
+	/**
+	 * Creates the auto-configuration; Spring Boot does, when the conditions above hold.
+	 */
+	public RedlockAutoConfiguration() {
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnMissingBean(LockClient.class)
+	LockClient distributedLockClient(DistributedLockProperties properties, DistributedLockRedlockProperties redlock,
+			ObjectProvider<LockObserver> observers, ResourceLoader resources) {
+		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", resources.getClassLoader())) {
+			throw new InvalidLockPropertyException("distributed-lock.store", "redlock",
+					"The Redlock store reaches its nodes with Lettuce, which is not on the classpath.",
+					"Add io.lettuce:lettuce-core to the application's dependencies, or choose another "
+							+ "distributed-lock.store.");
+		}
+		List<String> nodes = redlock.getNodes();
+		if (nodes.size() < 3) {
+			throw new InvalidLockPropertyException(NODES, nodes,
+					"Redlock needs at least 3 independent Redis primaries (the quorum is N/2 + 1 of them), "
+							+ nodes.size() + " given.",
+					"List 3 or more redis:// or rediss:// URLs (an odd number) in " + NODES + ".");
+		}
+		RedlockSettings settings;
+		try {
+			settings = new RedlockSettings(nodes, redlock.getNodeTimeout(), redlock.getDriftFactor(),
+					redlock.getRetryDelay(), redlock.getMinValidity(), properties.getKeyPrefix());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidLockPropertyException("distributed-lock.redlock", "(see the message)", ex.getMessage(),
+					"Set positive durations and a drift-factor in [0, 0.5) under distributed-lock.redlock.");
+		}
+		return RedlockClients.create(settings, observers);
+	}
+
+	// also here, not only in DistributedLockAutoConfiguration: that one is off without Spring Data Redis
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBean(LockClient.class)
+	DistributedLockTemplate distributedLockTemplate(LockClient lockClient, DistributedLockProperties properties,
+			ObjectProvider<LockClientDecorator> decorators) {
+		return LockTemplateFactory.create(lockClient, properties, decorators);
+	}
+
+	/**
+	 * Publishes a {@code LockLostEvent} when the client learns it lost a lock.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	LockLostEventPublisher distributedLockLostEventPublisher(ApplicationEventPublisher publisher) {
+		return new LockLostEventPublisher(publisher);
+	}
+
+	/**
+	 * Creates the client, in a class of its own so that the configuration loads without Lettuce.
+	 */
+	private static final class RedlockClients {
+
+		static LockClient create(RedlockSettings settings, ObjectProvider<LockObserver> observers) {
+			RedlockLockClient client;
+			try {
+				client = new RedlockLockClient(settings);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidLockPropertyException(NODES, "(see the message)", ex.getMessage(),
+						"Give each node as redis://[user:password@]host:port or rediss://...");
+			}
+			try {
+				client.checkNodes();
+			}
+			catch (IllegalStateException ex) {
+				client.close();
+				throw new InvalidLockPropertyException(NODES, "(see the message)", ex.getMessage(),
+						"List only independent Redis primaries, each once, in " + NODES + ".");
+			}
+			client.setLockObserver(LockObserver.of(observers.orderedStream().toList()));
+			return client;
+		}
+
+	}
+
+}

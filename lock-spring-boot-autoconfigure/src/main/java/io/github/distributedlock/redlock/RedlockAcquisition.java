@@ -1,0 +1,159 @@
+package io.github.distributedlock.redlock;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import io.github.distributedlock.core.DistributedLockException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One acquisition of a Redlock, round after round until it holds, its deadline passes or it is cancelled. A
+ * round: the start time on {@link System#nanoTime()}; the vote ({@code vote.lua}) sent to every node at once;
+ * with a quorum of grants, the fencing token (one more than the greatest counter of the grants) recorded
+ * ({@code record.lua}) on the granting nodes; with a quorum of records, the validity
+ * {@code lease - elapsed - drift}; held if it is at least the minimum validity. Any other outcome withdraws the
+ * attempt on every node (also those that did not answer, which get a withdrawal marker) and tries again after a
+ * random delay of up to the retry delay, within the deadline. Each round is a new attempt id, so no command of a
+ * withdrawn round acts on a later one. Thread-safe: rounds run one after another on Lettuce's and the
+ * scheduler's threads.
+ */
+final class RedlockAcquisition {
+
+	private final RedlockCommands commands;
+
+	private final ScheduledExecutorService scheduler;
+
+	private final Supplier<String> attempts;
+
+	private final RedlockHold.HoldKey id;
+
+	private final RedlockKeys keys;
+
+	private final long leaseMillis;
+
+	private final boolean autoRenew;
+
+	/** The {@link System#nanoTime()} after which no round starts; ignored when {@link #waitsForever}. */
+	private final long deadline;
+
+	private final boolean waitsForever;
+
+	private final boolean tryOnce;
+
+	/** Completes with the hold, with {@code null} when the deadline passed, or fails; cancelled to give up. */
+	final CompletableFuture<@Nullable RedlockHold> result = new CompletableFuture<>();
+
+	/** How many nodes answered the last round's vote. */
+	private volatile int lastAnswered;
+
+	RedlockAcquisition(RedlockCommands commands, ScheduledExecutorService scheduler, Supplier<String> attempts,
+			RedlockHold.HoldKey id, RedlockKeys keys, long leaseMillis, boolean autoRenew, @Nullable Long timeoutNanos) {
+		this.commands = commands;
+		this.scheduler = scheduler;
+		this.attempts = attempts;
+		this.id = id;
+		this.keys = keys;
+		this.leaseMillis = leaseMillis;
+		this.autoRenew = autoRenew;
+		this.waitsForever = timeoutNanos == null;
+		this.tryOnce = timeoutNanos != null && timeoutNanos == 0;
+		this.deadline = System.nanoTime() + ((timeoutNanos == null) ? 0 : timeoutNanos);
+	}
+
+	/**
+	 * Starts the first round.
+	 * @return the result
+	 */
+	CompletableFuture<@Nullable RedlockHold> start() {
+		round();
+		return this.result;
+	}
+
+	private void round() {
+		if (this.result.isDone()) {
+			return;
+		}
+		String attempt = this.attempts.get();
+		long start = System.nanoTime();
+		this.commands.vote(this.keys, attempt, this.leaseMillis)
+			.thenCompose((votes) -> afterVotes(attempt, start, votes))
+			.whenComplete((hold, failure) -> {
+				if (failure != null) {
+					this.result.completeExceptionally(failure);
+				}
+				else if (hold != null) {
+					if (!this.result.complete(hold)) {
+						// given up meanwhile: nobody will hold it
+						this.commands.release(this.keys, attempt, this.leaseMillis, hold.answered);
+					}
+				}
+				else {
+					again();
+				}
+			});
+	}
+
+	private CompletableFuture<@Nullable RedlockHold> afterVotes(String attempt, long start, Votes votes) {
+		this.lastAnswered = count(votes.answered());
+		int quorum = this.commands.settings().quorum();
+		if (!votes.hasQuorum(quorum) || this.result.isDone()) {
+			return withdraw(attempt, votes);
+		}
+		long token = votes.nextToken();
+		return this.commands.record(this.keys, attempt, token, votes.granted()).thenCompose((recorded) -> {
+			long validUntil = start + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis)
+					- this.commands.settings().driftNanos(this.leaseMillis);
+			long validity = validUntil - System.nanoTime();
+			if (recorded.ones() < quorum || validity < this.commands.settings().minValidity().toNanos()) {
+				return withdraw(attempt, votes);
+			}
+			return CompletableFuture.completedFuture(new RedlockHold(this.id, this.keys, attempt, token,
+					this.leaseMillis, this.autoRenew, votes.answered(), validUntil));
+		});
+	}
+
+	private CompletableFuture<@Nullable RedlockHold> withdraw(String attempt, Votes votes) {
+		return this.commands.release(this.keys, attempt, this.leaseMillis, votes.answered()).thenApply((r) -> null);
+	}
+
+	private void again() {
+		long left = this.deadline - System.nanoTime();
+		if (this.tryOnce || (!this.waitsForever && left <= 0)) {
+			int quorum = this.commands.settings().quorum();
+			if (this.lastAnswered < quorum) {
+				this.result.completeExceptionally(new DistributedLockException("Lock '" + this.id.key()
+						+ "': only " + this.lastAnswered + " of " + this.commands.nodes().size()
+						+ " Redlock nodes answered its last vote, fewer than the quorum of " + quorum));
+			}
+			else {
+				this.result.complete(null);
+			}
+			return;
+		}
+		long delay = ThreadLocalRandom.current().nextLong(this.commands.settings().retryDelay().toNanos() + 1);
+		if (!this.waitsForever) {
+			delay = Math.min(delay, left);
+		}
+		try {
+			this.scheduler.schedule(this::round, delay, TimeUnit.NANOSECONDS);
+		}
+		catch (RuntimeException ex) {
+			this.result.completeExceptionally(new DistributedLockException("Lock '" + this.id.key()
+					+ "': the Redlock client is closed", ex));
+		}
+	}
+
+	private static int count(boolean[] values) {
+		int count = 0;
+		for (boolean value : values) {
+			if (value) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+}

@@ -1,0 +1,113 @@
+package io.github.distributedlock.redlock;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The commands of the Redlock store, each sent to every node at once ({@link NodeReplies#sendUntilQuorum}): the vote,
+ * the token's record, the renewal and the release. Thread-safe.
+ */
+final class RedlockCommands {
+
+	private final List<RedlockNode> nodes;
+
+	private final RedlockSettings settings;
+
+	RedlockCommands(List<RedlockNode> nodes, RedlockSettings settings) {
+		this.nodes = List.copyOf(nodes);
+		this.settings = settings;
+	}
+
+	List<RedlockNode> nodes() {
+		return this.nodes;
+	}
+
+	RedlockSettings settings() {
+		return this.settings;
+	}
+
+	/**
+	 * Phase 1: asks every node for its vote, and completes once a quorum granted (or no longer can), without
+	 * waiting for the slowest node.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease
+	 * @return completes with the votes; never fails
+	 */
+	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis) {
+		String[] args = { keys.lock(), keys.counter(), keys.withdrawn(attempt) };
+		String lease = Long.toString(leaseMillis);
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease),
+				(reply) -> reply instanceof List<?> list && !list.isEmpty() && Long.valueOf(1).equals(list.get(0)),
+				this.settings.quorum())
+			.thenApply(Votes::of);
+	}
+
+	/**
+	 * Phase 2: records the token on the nodes that granted, and completes once a quorum recorded (or no longer
+	 * can).
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param token the token
+	 * @param granted per node, whether it granted (only those are asked)
+	 * @return completes with the replies (1 where recorded); never fails
+	 */
+	CompletableFuture<NodeReplies> record(RedlockKeys keys, String attempt, long token, boolean[] granted) {
+		String[] args = { keys.lock(), keys.counter() };
+		String value = Long.toString(token);
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> granted[i]
+				? node.eval(RedlockScript.RECORD, args, attempt, value) : CompletableFuture.completedFuture(0L),
+				(reply) -> Long.valueOf(1).equals(reply), this.settings.quorum());
+	}
+
+	/**
+	 * Extends the lease on every node where the attempt still holds the key.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease
+	 * @return completes with the replies (1 where extended); never fails
+	 */
+	CompletableFuture<NodeReplies> extend(RedlockKeys keys, String attempt, long leaseMillis) {
+		String[] args = { keys.lock() };
+		String lease = Long.toString(leaseMillis);
+		return NodeReplies.sendToAll(this.nodes, (node, i) -> node.eval(RedlockScript.EXTEND, args, attempt, lease));
+	}
+
+	/**
+	 * Releases (or withdraws) an attempt on every node, also those that never answered it.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease: how long a withdrawal marker lives
+	 * @param answered per node, whether its vote answered; {@code null} when all did (a release after a hold):
+	 * a node whose vote did not answer gets a withdrawal marker, so that vote, run late, is refused
+	 * @return completes with the replies (1 where the attempt held the key and it was deleted) once a quorum
+	 * deleted it (or no longer can), without waiting for the slowest node, whose release still runs; never fails
+	 */
+	CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
+		String[] args = { keys.lock(), keys.withdrawn(attempt) };
+		String lease = Long.toString(leaseMillis);
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.RELEASE, args, attempt,
+				(answered == null || answered[i]) ? "0" : lease), (reply) -> Long.valueOf(1).equals(reply),
+				this.settings.quorum());
+	}
+
+	/**
+	 * Sends a release again to the nodes that did not answer it, once (the script is idempotent: it names the
+	 * attempt).
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease: how long a withdrawal marker lives
+	 * @param answered per node, whether its vote answered (see {@link #release})
+	 * @param first the replies to the first release
+	 * @return completes with the first replies, those of the nodes that answered now filled in; never fails
+	 */
+	CompletableFuture<NodeReplies> releaseAgain(RedlockKeys keys, String attempt, long leaseMillis,
+			boolean[] answered, NodeReplies first) {
+		String[] args = { keys.lock(), keys.withdrawn(attempt) };
+		String lease = Long.toString(leaseMillis);
+		return NodeReplies.sendToAll(this.nodes, (node, i) -> first.answered(i)
+				? CompletableFuture.completedFuture(first.replies().get(i))
+				: node.eval(RedlockScript.RELEASE, args, attempt, answered[i] ? "0" : lease));
+	}
+
+}

@@ -1,0 +1,297 @@
+package io.github.distributedlock.redlock;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.HeldLock;
+import io.github.distributedlock.core.LockCapabilities;
+import io.github.distributedlock.core.LockCapability;
+import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.core.LockRequest;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The Redlock store ({@code distributed-lock.store=redlock}): reentrant locks held on a majority of N independent
+ * Redis primaries, each reached with its own Lettuce client (redis.io, "Distributed Locks with Redis"), with
+ * fencing tokens that strictly increase across successive holders (see {@code docs/redlock.md}). An acquisition
+ * is {@link RedlockAcquisition}, renewal {@link RedlockRenewer}, the release {@link RedlockReleases}. Re-entries
+ * are counted in this client: a re-entry needs no new vote, only a validity that has not ended. Read/write locks,
+ * semaphores and minimum holds are not supported ({@link #capabilities()}); waiting is by retry after a random
+ * delay, not by release notifications. Thread-safe.
+ */
+public final class RedlockLockClient implements LockClient {
+
+	private final String clientId = UUID.randomUUID().toString();
+
+	private final RedlockSettings settings;
+
+	private final RedlockCommands commands;
+
+	private final ScheduledExecutorService scheduler;
+
+	private final RedlockEvents events;
+
+	private final RedlockRenewer renewer;
+
+	private final RedlockReleases releases;
+
+	private final Map<RedlockHold.HoldKey, RedlockHold> holds = new ConcurrentHashMap<>();
+
+	private final AtomicLong asyncOwners = new AtomicLong();
+
+	private final AtomicLong attempts = new AtomicLong();
+
+	private volatile boolean closed;
+
+	/**
+	 * Creates the client and starts opening its connections to the nodes, without waiting for them.
+	 * @param settings the nodes and tuning
+	 * @throws IllegalArgumentException if a node URL is malformed (the message names it, without password)
+	 */
+	public RedlockLockClient(RedlockSettings settings) {
+		this.settings = settings;
+		List<RedlockNode> nodes = new ArrayList<>();
+		try {
+			for (String url : settings.nodes()) {
+				nodes.add(new RedlockNode(url, settings.nodeTimeout()));
+			}
+		}
+		catch (RuntimeException ex) {
+			nodes.forEach(RedlockNode::close);
+			throw ex;
+		}
+		this.commands = new RedlockCommands(nodes, settings);
+		nodes.forEach(RedlockNode::connect);
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
+			Thread thread = Executors.defaultThreadFactory().newThread(task);
+			thread.setName("redlock-" + this.clientId.substring(0, 8));
+			thread.setDaemon(true);
+			return thread;
+		});
+		executor.setRemoveOnCancelPolicy(true);
+		this.scheduler = executor;
+		this.events = new RedlockEvents(this.commands, executor);
+		this.renewer = new RedlockRenewer(this.commands, this.events, executor);
+		this.releases = new RedlockReleases(this.commands, this.events, this.holds);
+	}
+
+	/**
+	 * Checks the nodes, one after another, each bounded by the per-node timeout: see {@link RedlockNodeChecks}.
+	 * @throws IllegalStateException if a node is the same server as another, a replica or a Cluster member; the
+	 * message names it
+	 */
+	public void checkNodes() {
+		RedlockNodeChecks.check(this.commands.nodes(), this.settings.quorum());
+	}
+
+	/**
+	 * Sets who is told what happens to this client's locks (meters, {@code LockLostEvent}s).
+	 * @param observer the observer, {@link LockObserver#NONE} for nobody
+	 */
+	public void setLockObserver(LockObserver observer) {
+		this.events.setObserver(observer);
+	}
+
+	@Override
+	public String getClientId() {
+		return this.clientId;
+	}
+
+	/**
+	 * {@inheritDoc} Reentrant locks, blocking and asynchronous; not read/write locks, semaphores or minimum holds.
+	 */
+	@Override
+	public LockCapabilities capabilities() {
+		return LockCapabilities.of("redlock", LockCapability.ASYNC);
+	}
+
+	@Override
+	public @Nullable LockHandle acquire(LockRequest request) throws InterruptedException {
+		request.checkCallingThread();
+		CompletableFuture<@Nullable LockHandle> pending = acquireFor(request, Thread.currentThread().getId());
+		boolean interrupted = false;
+		try {
+			while (true) {
+				try {
+					return pending.get();
+				}
+				catch (InterruptedException ex) {
+					if (request.interruptible()) {
+						pending.cancel(false);
+						throw ex;
+					}
+					interrupted = true;
+				}
+				catch (ExecutionException ex) {
+					if (ex.getCause() instanceof RuntimeException cause) {
+						throw cause;
+					}
+					throw new DistributedLockException("Lock '" + request.key() + "' could not be acquired", ex);
+				}
+			}
+		}
+		finally {
+			if (interrupted) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+	@Override
+	public long newAsyncOwner() {
+		return -this.asyncOwners.incrementAndGet();
+	}
+
+	@Override
+	public CompletableFuture<@Nullable LockHandle> acquireAsync(LockRequest request) {
+		try {
+			return acquireFor(request, request.asyncOwner());
+		}
+		catch (RuntimeException ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
+	}
+
+	private CompletableFuture<@Nullable LockHandle> acquireFor(LockRequest request, long owner) {
+		capabilities().check(request);
+		if (this.closed) {
+			throw new DistributedLockException("Lock '" + request.key() + "': the Redlock client is closed");
+		}
+		RedlockHold.HoldKey id = new RedlockHold.HoldKey(owner, request.key());
+		RedlockHold held = this.holds.get(id);
+		if (held != null) {
+			LockHandle reentered = reenter(held, request);
+			if (reentered != null) {
+				return CompletableFuture.completedFuture(reentered);
+			}
+		}
+		Long timeout = (request.timeout() == null) ? null : request.timeout().toNanos();
+		RedlockAcquisition acquisition = new RedlockAcquisition(this.commands, this.scheduler,
+				() -> attemptId(owner), id, RedlockKeys.of(this.settings.keyPrefix(), request.key()),
+				request.lease().toMillis(), request.autoRenew(), timeout);
+		CompletableFuture<@Nullable LockHandle> result = new CompletableFuture<>();
+		acquisition.start().whenComplete((hold, failure) -> {
+			if (failure != null) {
+				result.completeExceptionally(failure);
+				return;
+			}
+			if (hold == null) {
+				result.complete(null);
+				return;
+			}
+			this.holds.put(id, hold);
+			this.renewer.watch(hold);
+			this.events.acquired(hold);
+			RedlockHandle handle = handle(hold, request);
+			if (!result.complete(handle)) {
+				handle.close();
+			}
+		});
+		result.whenComplete((handle, failure) -> {
+			if (failure instanceof CancellationException) {
+				acquisition.result.cancel(false);
+			}
+		});
+		return result;
+	}
+
+	private @Nullable LockHandle reenter(RedlockHold hold, LockRequest request) {
+		String lost = hold.lostReason();
+		if (lost == null && hold.validUntil() - System.nanoTime() <= 0) {
+			lost = "its validity ended before a renewal reached a quorum";
+			this.events.lost(hold, lost);
+			lost = hold.lostReason();
+		}
+		if (lost != null) {
+			throw new LockLostException(request.key(), lost);
+		}
+		return hold.reenter() ? handle(hold, request) : null;
+	}
+
+	private RedlockHandle handle(RedlockHold hold, LockRequest request) {
+		RedlockHandle handle = new RedlockHandle(hold, this.releases);
+		if (request.releasedByThread()) {
+			hold.addByThread(handle);
+		}
+		return handle;
+	}
+
+	private String attemptId(long owner) {
+		String base = this.clientId + ":" + ((owner >= 0) ? Long.toString(owner) : "async-" + -owner);
+		return base + "/" + this.attempts.incrementAndGet();
+	}
+
+	/**
+	 * {@inheritDoc} The last hold acquired with {@link LockRequest#releasedByThread()} is released through its
+	 * handle; without one, one of the thread's holds is released.
+	 */
+	@Override
+	public void release(String key, LockType type) {
+		RedlockHold hold = (type == LockType.REENTRANT)
+				? this.holds.get(new RedlockHold.HoldKey(Thread.currentThread().getId(), key)) : null;
+		if (hold == null) {
+			throw new IllegalMonitorStateException("Lock '" + key + "' (" + type + ") is not held by thread "
+					+ Thread.currentThread().getName() + " on this Redlock client");
+		}
+		RedlockHandle handle = hold.lastByThread();
+		if (handle != null) {
+			handle.close();
+		}
+		else {
+			this.releases.release(hold);
+		}
+	}
+
+	@Override
+	public boolean isHeldByCurrentThread(String key, LockType type) {
+		return type == LockType.REENTRANT
+				&& this.holds.containsKey(new RedlockHold.HoldKey(Thread.currentThread().getId(), key));
+	}
+
+	@Override
+	public List<HeldLock> heldLocks() {
+		List<HeldLock> held = new ArrayList<>();
+		long now = System.nanoTime();
+		Instant wallNow = Instant.now();
+		for (RedlockHold hold : this.holds.values()) {
+			held.add(hold.describe(now, wallNow));
+		}
+		return held;
+	}
+
+	@Override
+	public void close() {
+		this.closed = true;
+		List<CompletableFuture<?>> releases = new ArrayList<>();
+		for (RedlockHold hold : this.holds.values()) {
+			releases.add(this.events.lost(hold, "the lock client was closed", true));
+		}
+		try {
+			CompletableFuture.allOf(releases.toArray(new CompletableFuture<?>[0]))
+				.get(this.settings.nodeTimeout().toMillis() * 2 + 100, TimeUnit.MILLISECONDS);
+		}
+		catch (Exception ex) {
+			// the locks end with their leases
+		}
+		this.scheduler.shutdownNow();
+		this.commands.nodes().forEach(RedlockNode::close);
+	}
+
+}

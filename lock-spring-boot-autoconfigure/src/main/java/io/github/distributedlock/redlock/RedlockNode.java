@@ -1,0 +1,159 @@
+package io.github.distributedlock.redlock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One independent Redis primary of a Redlock: its own Lettuce {@link RedisClient} and one connection, opened at
+ * the first command and reopened after a failed open (Lettuce reconnects an open connection itself). Every
+ * command is asynchronous and bounded by the per-node timeout: its future fails with a
+ * {@link java.util.concurrent.TimeoutException} (or Lettuce's own timeout) when the node does not answer in time.
+ * Commands sent while disconnected are refused at once rather than queued, so a late vote is the exception, not
+ * the rule (and every script names its attempt, so a late one is harmless). Thread-safe.
+ */
+final class RedlockNode implements AutoCloseable {
+
+	private final String name;
+
+	private final RedisURI uri;
+
+	private final RedisClient client;
+
+	private final Duration timeout;
+
+	/** The connection, or its opening under way; {@code null} before the first command or after a failed open. */
+	private @Nullable CompletableFuture<StatefulRedisConnection<String, String>> connection;
+
+	private boolean closed;
+
+	/**
+	 * @param url the node's URL ({@code redis://} or {@code rediss://}, user and password in it)
+	 * @param timeout the per-node timeout
+	 * @throws IllegalArgumentException if the URL is malformed (the message names it, without its password)
+	 */
+	RedlockNode(String url, Duration timeout) {
+		RedisURI parsed;
+		try {
+			parsed = RedisURI.create(url);
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalArgumentException("Malformed Redlock node URL '" + redact(url) + "': " + ex.getMessage(),
+					ex);
+		}
+		this.uri = parsed;
+		this.name = parsed.getHost() + ":" + parsed.getPort();
+		this.timeout = timeout;
+		this.uri.setTimeout(timeout);
+		this.client = RedisClient.create(this.uri);
+		this.client.setOptions(ClientOptions.builder()
+			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+			.timeoutOptions(TimeoutOptions.enabled(timeout))
+			.build());
+	}
+
+	/**
+	 * Returns the node's name for messages and logs.
+	 * @return {@code host:port}, never the password
+	 */
+	String name() {
+		return this.name;
+	}
+
+	/**
+	 * Starts opening the connection without waiting, so that the first vote does not pay for it within the
+	 * per-node timeout.
+	 */
+	void connect() {
+		connection();
+	}
+
+	/**
+	 * Runs a script on this node.
+	 * @param script the script
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @return completes with the script's reply (a {@code Long} or a {@code List}), or fails: the node could not
+	 * be reached, did not answer within the per-node timeout, or the script failed
+	 */
+	CompletableFuture<Object> eval(RedlockScript script, String[] keys, String... args) {
+		return withConnection((conn) -> conn.async()
+			.<Object>eval(script.source(), script.output(), keys, args)
+			.toCompletableFuture());
+	}
+
+	/**
+	 * Reads a section of {@code INFO}.
+	 * @param section such as {@code "replication"}
+	 * @return completes with the section's text, or fails as {@link #eval} does
+	 */
+	CompletableFuture<String> info(String section) {
+		return withConnection((conn) -> conn.async().info(section).toCompletableFuture());
+	}
+
+	/**
+	 * Reads a configuration value.
+	 * @param parameter such as {@code "appendfsync"}
+	 * @return completes with the value ({@code null} if unknown), or fails (also when {@code CONFIG} is not
+	 * permitted to this user)
+	 */
+	CompletableFuture<@Nullable String> config(String parameter) {
+		return withConnection((conn) -> conn.async()
+			.configGet(parameter)
+			.toCompletableFuture()
+			.thenApply((values) -> values.get(parameter)));
+	}
+
+	private <T> CompletableFuture<T> withConnection(
+			java.util.function.Function<StatefulRedisConnection<String, String>, CompletableFuture<T>> command) {
+		CompletableFuture<StatefulRedisConnection<String, String>> current = connection();
+		return current.thenCompose(command).orTimeout(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	private synchronized CompletableFuture<StatefulRedisConnection<String, String>> connection() {
+		if (this.closed) {
+			return CompletableFuture.failedFuture(new IllegalStateException("Redlock node " + this.name + " is closed"));
+		}
+		CompletableFuture<StatefulRedisConnection<String, String>> current = this.connection;
+		if (current == null || current.isCompletedExceptionally()) {
+			CompletableFuture<StatefulRedisConnection<String, String>> opening = this.client
+				.connectAsync(StringCodec.UTF8, this.uri)
+				.toCompletableFuture();
+			this.connection = opening;
+			return opening;
+		}
+		return current;
+	}
+
+	@Override
+	public void close() {
+		CompletableFuture<StatefulRedisConnection<String, String>> current;
+		synchronized (this) {
+			this.closed = true;
+			current = this.connection;
+			this.connection = null;
+		}
+		if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
+			current.join().close();
+		}
+		this.client.shutdown(Duration.ZERO, this.timeout);
+	}
+
+	@Override
+	public String toString() {
+		return "Redlock node " + this.name;
+	}
+
+	private static String redact(String url) {
+		return url.replaceAll("//[^@/]*@", "//***@");
+	}
+
+}

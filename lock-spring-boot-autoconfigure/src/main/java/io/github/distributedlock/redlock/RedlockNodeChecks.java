@@ -1,0 +1,114 @@
+package io.github.distributedlock.redlock;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The startup checks of the Redlock nodes: each must be an independent primary, so a node that is another
+ * node's server again ({@code run_id}), a replica ({@code INFO replication} role) or a member of a Redis Cluster
+ * ({@code cluster_enabled}) is refused, with the node named. Per node, a log line says whether it persists
+ * ({@code appendonly}, {@code appendfsync}), and a WARN where a restart could lose a lock. A node that cannot be
+ * reached is WARNed about and not checked (Redlock works while a majority answers). Not thread-safe: runs once.
+ */
+final class RedlockNodeChecks {
+
+	private static final Log logger = LogFactory.getLog(RedlockNodeChecks.class);
+
+	private RedlockNodeChecks() {
+	}
+
+	/**
+	 * Checks every node, in turn.
+	 * @param nodes the nodes
+	 * @param quorum the quorum, for the log
+	 * @throws IllegalStateException if a node is refused; the message names it and says why
+	 */
+	static void check(List<RedlockNode> nodes, int quorum) {
+		if (nodes.size() % 2 == 0) {
+			logger.warn("Redlock over " + nodes.size() + " nodes: an even number tolerates no more failures than "
+					+ (nodes.size() - 1) + " nodes (quorum " + quorum + "); an odd number is recommended");
+		}
+		Map<String, String> runIds = new HashMap<>();
+		for (RedlockNode node : nodes) {
+			Map<String, String> info = info(node);
+			if (info == null) {
+				continue;
+			}
+			String runId = info.getOrDefault("run_id", "");
+			String other = runIds.putIfAbsent(runId, node.name());
+			if (!runId.isEmpty() && other != null) {
+				throw new IllegalStateException("Redlock nodes " + other + " and " + node.name() + " are one Redis "
+						+ "server (run_id " + runId + "): Redlock needs independent primaries, list each once");
+			}
+			String role = info.getOrDefault("role", "master");
+			if (!"master".equals(role)) {
+				throw new IllegalStateException("Redlock node " + node.name() + " is a replica (role:" + role
+						+ "): Redlock needs independent primaries; a replica follows its primary and would vote "
+						+ "twice for it");
+			}
+			if ("1".equals(info.get("cluster_enabled"))) {
+				throw new IllegalStateException("Redlock node " + node.name() + " is a Redis Cluster member "
+						+ "(cluster_enabled:1): Redlock needs independent primaries, not the shards of one cluster");
+			}
+			logPersistence(node);
+		}
+	}
+
+	private static @Nullable Map<String, String> info(RedlockNode node) {
+		try {
+			Map<String, String> values = new HashMap<>();
+			for (String section : List.of("server", "replication", "cluster")) {
+				parse(node.info(section).join(), values);
+			}
+			return values;
+		}
+		catch (CompletionException ex) {
+			logger.warn("Redlock node " + node.name() + " cannot be reached at startup (" + ex.getCause()
+					+ "); it is not checked, and votes once it answers");
+			return null;
+		}
+	}
+
+	private static void parse(String text, Map<String, String> values) {
+		for (String line : text.split("\r?\n")) {
+			int colon = line.indexOf(':');
+			if (colon > 0 && !line.startsWith("#")) {
+				values.put(line.substring(0, colon).trim(), line.substring(colon + 1).trim());
+			}
+		}
+	}
+
+	private static void logPersistence(RedlockNode node) {
+		String appendonly;
+		String fsync;
+		try {
+			CompletableFuture<@Nullable String> aof = node.config("appendonly");
+			CompletableFuture<@Nullable String> sync = node.config("appendfsync");
+			appendonly = aof.join();
+			fsync = sync.join();
+		}
+		catch (CompletionException ex) {
+			logger.warn("Redlock node " + node.name() + ": its persistence cannot be read (CONFIG GET refused: "
+					+ ex.getCause().getMessage() + "); if it restarts without its data, restart it only after the "
+					+ "longest lease (see docs/redlock.md)");
+			return;
+		}
+		if ("yes".equals(appendonly) && "always".equals(fsync)) {
+			logger.info("Redlock node " + node.name() + " persists every write (appendonly yes, appendfsync always): "
+					+ "a restart keeps its locks");
+			return;
+		}
+		logger.warn("Redlock node " + node.name() + " persists with appendonly " + appendonly + ", appendfsync "
+				+ fsync + ": a crash and restart can lose locks and token counters it granted; restart it only after "
+				+ "the longest lease has passed (redis.io's delayed restart), or set appendfsync always "
+				+ "(see docs/redlock.md)");
+	}
+
+}

@@ -1,0 +1,100 @@
+package io.github.distributedlock.redlock;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.LockLostException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Releases Redlock holds: one re-entry locally, the last hold on every node (with withdrawal markers where the
+ * acquisition's vote never answered), and judges the outcome: lost when so many nodes answered that it was not
+ * there that no quorum can have held it; released when a quorum answered (a node that did not keeps it until its
+ * lease ends there); otherwise, after sending it once more to the nodes that did not answer, a {@link DistributedLockException}: fewer than a quorum answered, the lock ends
+ * with its lease. Thread-safe.
+ */
+final class RedlockReleases {
+
+	private final RedlockCommands commands;
+
+	private final RedlockEvents events;
+
+	private final Map<RedlockHold.HoldKey, RedlockHold> holds;
+
+	RedlockReleases(RedlockCommands commands, RedlockEvents events, Map<RedlockHold.HoldKey, RedlockHold> holds) {
+		this.commands = commands;
+		this.events = events;
+		this.holds = holds;
+	}
+
+	/**
+	 * Releases one hold and waits for the nodes (each bounded by the per-node timeout).
+	 * @param hold the hold
+	 * @throws LockLostException if it was lost before this release
+	 * @throws DistributedLockException if too few nodes answered to know
+	 */
+	void release(RedlockHold hold) {
+		try {
+			releaseAsync(hold).toCompletableFuture().join();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException cause) {
+				throw cause;
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * Releases one hold without waiting.
+	 * @param hold the hold
+	 * @return completes when released; fails as {@link #release} throws
+	 */
+	CompletionStage<Void> releaseAsync(RedlockHold hold) {
+		boolean last = hold.releaseOne();
+		String lost = hold.lostReason();
+		if (!last) {
+			return (lost != null) ? CompletableFuture.failedFuture(new LockLostException(hold.id.key(), lost))
+					: CompletableFuture.completedFuture(null);
+		}
+		this.holds.remove(hold.id, hold);
+		hold.stopRenewal();
+		int quorum = this.commands.settings().quorum();
+		return this.commands.release(hold.keys, hold.attempt, hold.leaseMillis, hold.answered)
+			.thenCompose((replies) -> (replies.answered() >= quorum) ? CompletableFuture.completedFuture(replies)
+					: this.commands.releaseAgain(hold.keys, hold.attempt, hold.leaseMillis, hold.answered, replies))
+			.thenApply((replies) -> judge(hold, lost, replies));
+	}
+
+	private @Nullable Void judge(RedlockHold hold, @Nullable String lostBefore, NodeReplies replies) {
+		if (lostBefore != null) {
+			this.events.released(hold, true);
+			throw new LockLostException(hold.id.key(), lostBefore);
+		}
+		int nodes = this.commands.nodes().size();
+		int quorum = this.commands.settings().quorum();
+		int deleted = replies.ones();
+		int absent = replies.answered() - deleted;
+		if (nodes - absent < quorum) {
+			String reason = "its release found it on only " + deleted + " of " + nodes + " Redlock nodes (quorum "
+					+ quorum + "): its lease had ended or it was deleted";
+			this.events.lostAtRelease(hold, reason);
+			this.events.released(hold, true);
+			throw new LockLostException(hold.id.key(), reason);
+		}
+		if (replies.answered() >= quorum) {
+			// a node that did not answer keeps the lock until its lease ends there; a quorum no longer holds it
+			this.events.released(hold, false);
+			return null;
+		}
+		this.events.releaseFailed(hold);
+		this.events.released(hold, false);
+		throw new DistributedLockException("Lock '" + hold.id.key() + "': only " + replies.answered() + " of "
+				+ nodes + " Redlock nodes answered its release (quorum " + quorum
+				+ "); it ends with its lease on the others");
+	}
+
+}

@@ -1,0 +1,43 @@
+package io.github.distributedlock.redlock;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+import io.lettuce.core.ScriptOutputType;
+
+/**
+ * The Lua scripts of the Redlock store, each in its documented file under
+ * {@code io/github/distributedlock/redlock/}: read once, immutable and thread-safe.
+ *
+ * @param source the script's text
+ * @param output how Lettuce reads its reply
+ */
+record RedlockScript(String source, ScriptOutputType output) {
+
+	/** Phase 1: a node's vote, {@code {granted, counter or pttl}}. */
+	static final RedlockScript VOTE = load("vote.lua", ScriptOutputType.MULTI);
+
+	/** Phase 2: records the chosen fencing token where the attempt still holds the key; 1 or 0. */
+	static final RedlockScript RECORD = load("record.lua", ScriptOutputType.INTEGER);
+
+	/** Renewal: extends the lease where the attempt still holds the key; 1 or 0. */
+	static final RedlockScript EXTEND = load("extend.lua", ScriptOutputType.INTEGER);
+
+	/** Release or withdrawal, with a withdrawal marker where a vote never answered; 1 or 0. */
+	static final RedlockScript RELEASE = load("release.lua", ScriptOutputType.INTEGER);
+
+	private static RedlockScript load(String file, ScriptOutputType output) {
+		try (InputStream in = RedlockScript.class.getResourceAsStream(file)) {
+			if (in == null) {
+				throw new IllegalStateException("Redlock script " + file + " is missing from the classpath");
+			}
+			return new RedlockScript(new String(in.readAllBytes(), StandardCharsets.UTF_8), output);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot read Redlock script " + file, ex);
+		}
+	}
+
+}

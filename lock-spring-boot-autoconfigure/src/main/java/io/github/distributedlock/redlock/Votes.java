@@ -1,0 +1,81 @@
+package io.github.distributedlock.redlock;
+
+import java.util.List;
+
+/**
+ * The outcome of phase 1 of one acquisition round (the votes of {@code vote.lua}): which nodes granted the key
+ * to the attempt, the greatest token basis among them (a node's basis is the greater of its token counter and its
+ * clock in microseconds), and whether they are a quorum of the configured nodes.
+ * Immutable and thread-safe.
+ *
+ * @param granted per node, whether it granted the key to this attempt
+ * @param answered per node, whether it answered at all (a node that did not may still run the vote later)
+ * @param greatestCounter the greatest token basis among the granting nodes (0 if none)
+ * @param shortestRefusal the shortest remaining lease of another holder among the refusing nodes, in
+ * milliseconds, or -1 if no node reported one
+ */
+record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long shortestRefusal) {
+
+	/**
+	 * Reads the replies of {@code vote.lua}.
+	 * @param replies one per node
+	 * @return the votes
+	 */
+	static Votes of(NodeReplies replies) {
+		int n = replies.replies().size();
+		boolean[] granted = new boolean[n];
+		boolean[] answered = new boolean[n];
+		long greatest = 0;
+		long shortest = -1;
+		for (int i = 0; i < n; i++) {
+			if (replies.replies().get(i) instanceof List<?> reply && reply.size() == 2
+					&& reply.get(0) instanceof Long result && reply.get(1) instanceof Long value) {
+				answered[i] = true;
+				if (result == 1L) {
+					granted[i] = true;
+					greatest = Math.max(greatest, value);
+				}
+				else if (result == 0L && value > 0) {
+					shortest = (shortest < 0) ? value : Math.min(shortest, value);
+				}
+			}
+		}
+		return new Votes(granted, answered, greatest, shortest);
+	}
+
+	/**
+	 * Counts the granting nodes.
+	 * @return how many granted
+	 */
+	int grants() {
+		int count = 0;
+		for (boolean grant : this.granted) {
+			if (grant) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	/**
+	 * Tells whether the granting nodes are a majority of the configured ones.
+	 * @param quorum the quorum, {@code N / 2 + 1}
+	 * @return {@code true} if at least {@code quorum} nodes granted
+	 */
+	boolean hasQuorum(int quorum) {
+		return grants() >= quorum;
+	}
+
+	/**
+	 * Returns the fencing token this attempt mints: one more than the greatest basis of the granting nodes.
+	 * Any earlier holder recorded its token on a majority, which shares a node with this attempt's granting
+	 * majority, so the token is greater than every earlier holder's while that node kept its counter (and, by
+	 * the clock, also when it lost it, as long as the nodes' clocks agree to within the time between the two
+	 * acquisitions).
+	 * @return the token, at least 1
+	 */
+	long nextToken() {
+		return this.greatestCounter + 1;
+	}
+
+}

@@ -1,0 +1,30 @@
+-- Redlock, phase 1 on one node: the vote of this node for one acquisition attempt.
+-- KEYS[1]: the lock's hash on this node (fields 'owner': the attempt id holding it, 'token': its fencing token,
+--          once recorded by record.lua); it has the lease as TTL
+-- KEYS[2]: the key's fencing-token counter on this node: a persistent string (no TTL) that outlives the lock,
+--          raised by record.lua, never lowered
+-- KEYS[3]: this attempt's withdrawal marker (release.lua sets it where the vote had not answered)
+-- ARGV[1]: the attempt id, "<client id>:<thread id>/<attempt>" (or "<client id>:async-<n>/<attempt>")
+-- ARGV[2]: the lease in milliseconds
+-- Returns {1, basis} when granted (also for a repeated vote of the same attempt, which changes nothing), with
+--         this node's token basis: the greater of its token counter and its clock (TIME, in microseconds), so
+--         that a node restarted empty still answers a basis above the tokens minted before, as long as the
+--         nodes' clocks agree to within the time between two acquisitions; {0, pttl} when another attempt holds the key (or a key this store did not
+--         write); {-1, 0} when the attempt was withdrawn: a late or re-sent vote (a timed-out command that Redis
+--         still runs, or one Lettuce re-sends after a reconnect) never takes the lock for an attempt that gave up.
+if redis.call('exists', KEYS[3]) == 1 then
+    return { -1, 0 }
+end
+local owner = redis.call('hget', KEYS[1], 'owner')
+if owner == false then
+    if redis.call('exists', KEYS[1]) == 1 then
+        return { 0, redis.call('pttl', KEYS[1]) }
+    end
+    redis.call('hset', KEYS[1], 'owner', ARGV[1])
+    redis.call('pexpire', KEYS[1], ARGV[2])
+elseif owner ~= ARGV[1] then
+    return { 0, redis.call('pttl', KEYS[1]) }
+end
+local time = redis.call('time')
+local now = tonumber(time[1]) * 1000000 + tonumber(time[2])
+return { 1, math.max(tonumber(redis.call('get', KEYS[2]) or '0'), now) }

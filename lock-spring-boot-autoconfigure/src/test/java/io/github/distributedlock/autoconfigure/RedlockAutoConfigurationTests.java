@@ -1,0 +1,154 @@
+package io.github.distributedlock.autoconfigure;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import io.github.distributedlock.annotation.DistributedLock;
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.aop.InvalidLockAnnotationException;
+import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.core.LockContext;
+import io.github.distributedlock.redlock.RedlockLockClient;
+import io.github.distributedlock.test.Concurrently;
+import io.github.distributedlock.test.ExclusionChecker;
+import io.github.distributedlock.test.RedisServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code distributed-lock.store=redlock} end to end on 3 real {@code redis-server} processes: two application
+ * contexts (two instances) contend through {@code @DistributedLock} under the exclusion checker, an asynchronous
+ * method acquires without blocking, and the startup refuses what the store cannot serve (semaphores, read/write
+ * locks), too few nodes, a node listed twice, and a missing Lettuce, each naming what is wrong.
+ */
+class RedlockAutoConfigurationTests {
+
+	private static final List<RedisServer> servers = new ArrayList<>();
+
+	private static final ExclusionChecker checker = new ExclusionChecker();
+
+	@BeforeAll
+	static void start() {
+		RedisServer.assumeOnPath();
+		for (int i = 0; i < 3; i++) {
+			servers.add(RedisServer.start());
+		}
+	}
+
+	@AfterAll
+	static void stop() {
+		servers.forEach(RedisServer::close);
+	}
+
+	private static ApplicationContextRunner runner(String... nodes) {
+		List<String> properties = new ArrayList<>(List.of("distributed-lock.store=redlock",
+				"distributed-lock.redlock.node-timeout=250ms", "distributed-lock.redlock.retry-delay=20ms"));
+		for (int i = 0; i < nodes.length; i++) {
+			properties.add("distributed-lock.redlock.nodes[" + i + "]=" + nodes[i]);
+		}
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RedlockAutoConfiguration.class,
+					DistributedLockAutoConfiguration.class))
+			.withPropertyValues(properties.toArray(new String[0]));
+	}
+
+	private static String[] urls() {
+		return servers.stream().map((server) -> "redis://" + server.host() + ":" + server.port()).toArray(String[]::new);
+	}
+
+	@Test
+	void twoInstancesContendingThroughTheAnnotationNeverOverlap() {
+		ApplicationContextRunner runner = runner(urls()).withBean(Job.class);
+		runner.run((first) -> runner.run((second) -> {
+			assertThat(first.getBean(LockClient.class)).isInstanceOf(RedlockLockClient.class);
+			assertThat(first.getBean(LockClient.class).capabilities().store()).isEqualTo("redlock");
+			List<Job> jobs = List.of(first.getBean(Job.class), second.getBean(Job.class));
+			Concurrently.run(6, 120, (thread) -> {
+				for (int i = 0; i < 10; i++) {
+					checker.call(jobs.get(thread % 2)::run);
+				}
+			});
+			assertThat(checker.problems(1.0)).as(checker.summary()).isEmpty();
+			assertThat(checker.bodies()).isEqualTo(60);
+			assertThat(jobs.get(0).later().get(10, TimeUnit.SECONDS)).isEqualTo("done later");
+		}));
+	}
+
+	@Test
+	void semaphoresAndReadWriteLocksAreRefusedAtStartupNamingTheStore() {
+		runner(urls()).withBean(Semaphore.class)
+			.run((context) -> assertThat(context.getStartupFailure()).isInstanceOf(InvalidLockAnnotationException.class)
+				.hasMessageContaining("permits")
+				.hasMessageContaining("'redlock'"));
+		runner(urls()).withBean(Reader.class)
+			.run((context) -> assertThat(context.getStartupFailure()).isInstanceOf(InvalidLockAnnotationException.class)
+				.hasMessageContaining("'redlock'"));
+	}
+
+	@Test
+	void fewerThanThreeNodesAreRefusedNamingTheProperty() {
+		runner(urls()[0], urls()[1]).run((context) -> assertThat(context).getFailure()
+			.rootCause()
+			.isInstanceOf(InvalidLockPropertyException.class)
+			.hasMessageContaining("at least 3"));
+	}
+
+	@Test
+	void aNodeListedTwiceIsRefusedNamingIt() {
+		String again = "redis://localhost:" + servers.get(0).port();
+		runner(urls()[0], again, urls()[1]).run((context) -> assertThat(context).getFailure()
+			.rootCause()
+			.isInstanceOf(InvalidLockPropertyException.class)
+			.hasMessageContaining("localhost:" + servers.get(0).port())
+			.hasMessageContaining("one Redis server"));
+	}
+
+	@Test
+	void withoutLettuceTheStartupSaysSo() {
+		runner(urls()).withClassLoader(new FilteredClassLoader("io.lettuce"))
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidLockPropertyException.class)
+				.hasMessageContaining("Lettuce"));
+	}
+
+	static class Job {
+
+		@DistributedLock(name = "job")
+		public void run() {
+			checker.body(LockContext.current().fencingToken());
+		}
+
+		@DistributedLock(name = "job")
+		public CompletableFuture<String> later() {
+			return CompletableFuture.completedFuture("done later");
+		}
+
+	}
+
+	static class Semaphore {
+
+		@DistributedLock(name = "slots", permits = 2)
+		public void run() {
+		}
+
+	}
+
+	static class Reader {
+
+		@DistributedLock(name = "doc", type = LockType.READ)
+		public void read() {
+		}
+
+	}
+
+}

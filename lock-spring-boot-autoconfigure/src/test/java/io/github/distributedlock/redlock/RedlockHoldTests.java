@@ -1,0 +1,148 @@
+package io.github.distributedlock.redlock;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Lock;
+
+import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.test.OnThread;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * What a hold on the Redlock store shares with the other stores' (the parts of {@code LockClientContractTests}
+ * that apply to reentrant locks), on 3 real {@code redis-server} processes: a hard lease, closing the client, the
+ * {@link Lock} views, handles closed from another thread, releases by a thread that does not hold the lock.
+ */
+class RedlockHoldTests extends RedlockTopologyTests {
+
+	@Override
+	int nodes() {
+		return 3;
+	}
+
+	@Test
+	void aHardLeaseRunsOutAndTheLateReleaseIsLostAndLeavesTheNextHolderAlone() throws Exception {
+		RedlockLockClient first = this.topology.client();
+		RedlockLockClient second = this.topology.client();
+		LockHandle expiring = RedlockTopology.acquired(first,
+				RedlockTopology.request("hard").lease(Duration.ofMillis(300)).autoRenew(false).build());
+		LockHandle next = RedlockTopology.acquired(second,
+				RedlockTopology.request("hard").timeout(Duration.ofSeconds(10)).build());
+		assertThat(expiring.isLost()).isTrue();
+		assertThatThrownBy(() -> first.release("hard", LockType.REENTRANT)).isInstanceOf(LockLostException.class)
+			.hasMessageContaining("300 ms");
+		assertThat(next.isLost()).isFalse();
+		// the next holder holds a quorum; the expired holder's late release touched none of its nodes
+		int held = 0;
+		for (int node = 0; node < 3; node++) {
+			String owner = this.topology.ownerOn(node, "hard");
+			assertThat(owner).as("node %d", node).satisfiesAnyOf((o) -> assertThat(o).isNull(),
+					(o) -> assertThat(o).startsWith(second.getClientId()));
+			held += (owner != null) ? 1 : 0;
+		}
+		assertThat(held).isGreaterThanOrEqualTo(2);
+		next.close();
+	}
+
+	@Test
+	void closingAClientFreesItsLocksAndTheirLaterReleaseIsLost() throws Exception {
+		RedlockLockClient first = this.topology.client();
+		LockHandle handle = RedlockTopology.acquired(first, RedlockTopology.request("closed").build());
+		first.close();
+		this.topology.awaitGone("closed");
+		assertThat(handle.whenLost().toCompletableFuture().get(5, TimeUnit.SECONDS).getMessage()).contains("closed");
+		assertThatThrownBy(handle::close).isInstanceOf(LockLostException.class);
+		assertThatThrownBy(() -> first.acquire(RedlockTopology.request("closed").build()))
+			.isInstanceOf(DistributedLockException.class)
+			.hasMessageContaining("closed");
+	}
+
+	@Test
+	void theLockViewsFollowTheirJavaContracts() throws Exception {
+		DistributedLockTemplate template = new DistributedLockTemplate(this.topology.client(), Duration.ofSeconds(5),
+				Duration.ofSeconds(5));
+		Lock lock = template.getLock("view");
+		assertThatThrownBy(lock::unlock).isInstanceOf(IllegalMonitorStateException.class);
+		assertThat(lock.tryLock()).isTrue();
+		assertThat(lock.tryLock()).as("reentrant").isTrue();
+		try (OnThread<Boolean> other = OnThread.start("other", () -> lock.tryLock(100, TimeUnit.MILLISECONDS))) {
+			assertThat(other.get(10)).isFalse();
+		}
+		lock.unlock();
+		assertThat(this.topology.ownerOn(0, "view")).as("still held once").isNotNull();
+		lock.unlock();
+		this.topology.awaitGone("view");
+	}
+
+	@Test
+	void aCancelledAsynchronousAcquisitionStopsWaitingAndHoldsNothing() throws Exception {
+		RedlockLockClient client = this.topology.client();
+		AtomicInteger acquired = new AtomicInteger();
+		client.setLockObserver(new LockObserver() {
+			@Override
+			public void acquired(String key, LockType type, int permits) {
+				acquired.incrementAndGet();
+			}
+		});
+		for (int node = 0; node < 3; node++) {
+			this.topology.occupy(node, "cancelled", Duration.ofMillis(600));
+		}
+		CompletableFuture<LockHandle> pending = client.acquireAsync(RedlockTopology.request("cancelled")
+			.owner(client.newAsyncOwner())
+			.timeout(Duration.ofSeconds(30))
+			.build());
+		assertThat(pending.cancel(false)).isTrue();
+		// the other owner's keys end; a waiting acquisition would take the lock then
+		await().pollDelay(Duration.ofMillis(1200)).atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+			for (int node = 0; node < 3; node++) {
+				assertThat(this.topology.ownerOn(node, "cancelled")).as("node %d", node).isNull();
+			}
+		});
+		assertThat(client.heldLocks()).isEmpty();
+		assertThat(acquired).as("the cancelled acquisition never took the lock").hasValue(0);
+	}
+
+	@Test
+	void anAsynchronousAcquisitionCompletesWithAHandleAnyThreadCloses() throws Exception {
+		RedlockLockClient client = this.topology.client();
+		long owner = client.newAsyncOwner();
+		LockHandle handle = client.acquireAsync(RedlockTopology.request("async").owner(owner).build())
+			.get(10, TimeUnit.SECONDS);
+		assertThat(handle).isNotNull();
+		LockHandle again = client.acquireAsync(RedlockTopology.request("async").owner(owner).build())
+			.get(10, TimeUnit.SECONDS);
+		assertThat(again.fencingToken()).as("reentrant per owner").isEqualTo(handle.fencingToken());
+		again.closeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+		handle.closeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+		this.topology.awaitGone("async");
+	}
+
+	@Test
+	void aHandleClosedByAnotherThreadReleasesOnceAndOnlyItsOwnerReleasesByThread() throws Exception {
+		RedlockLockClient client = this.topology.client();
+		LockHandle handle = RedlockTopology.acquired(client, RedlockTopology.request("handle").build());
+		try (OnThread<Boolean> other = OnThread.start("other", () -> {
+			assertThatThrownBy(() -> client.release("handle", LockType.REENTRANT))
+				.isInstanceOf(IllegalMonitorStateException.class);
+			handle.close();
+			handle.close();
+			return true;
+		})) {
+			assertThat(other.get(10)).isTrue();
+		}
+		this.topology.awaitGone("handle");
+		assertThat(client.isHeldByCurrentThread("handle", LockType.REENTRANT)).isFalse();
+	}
+
+}

@@ -1,0 +1,121 @@
+package io.github.distributedlock.redlock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.distributedlock.core.LockHandle;
+import io.github.distributedlock.core.LockRequest;
+import io.github.distributedlock.test.RedisServer;
+import org.awaitility.core.ConditionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * N independent {@code redis-server} processes a test class shares, and Redlock clients over them: the fault
+ * tests kill some, and {@link #reset()} restarts the dead ones and empties all before each test.
+ */
+final class RedlockTopology implements AutoCloseable {
+
+	static final String PREFIX = "rl:";
+
+	final List<RedisServer> servers = new ArrayList<>();
+
+	private final List<RedlockLockClient> clients = new ArrayList<>();
+
+	RedlockTopology(int nodes) {
+		RedisServer.assumeOnPath();
+		for (int i = 0; i < nodes; i++) {
+			this.servers.add(RedisServer.start());
+		}
+	}
+
+	List<String> urls() {
+		return this.servers.stream().map((server) -> "redis://" + server.host() + ":" + server.port()).toList();
+	}
+
+	int quorum() {
+		return this.servers.size() / 2 + 1;
+	}
+
+	RedlockLockClient client() {
+		// a node timeout with room for a loaded test machine
+		return client(Duration.ofMillis(250), Duration.ofMillis(20));
+	}
+
+	RedlockLockClient client(Duration nodeTimeout, Duration retryDelay) {
+		RedlockLockClient client = new RedlockLockClient(new RedlockSettings(urls(), nodeTimeout, 0.01, retryDelay,
+				Duration.ofMillis(10), PREFIX));
+		this.clients.add(client);
+		// the connections open in the background: the first round of a fresh client may find them still opening
+		try {
+			acquired(client, request("warm-up").timeout(Duration.ofSeconds(10)).build()).close();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		return client;
+	}
+
+	/** Restarts killed servers, empties every server, closes the clients of the last test. */
+	void reset() {
+		this.clients.forEach(RedlockLockClient::close);
+		this.clients.clear();
+		for (RedisServer server : this.servers) {
+			if (!server.isAlive()) {
+				server.restart();
+			}
+			server.admin().flushall();
+		}
+	}
+
+	/** Occupies a key on one node as another owner would, for the given time. */
+	void occupy(int node, String key, Duration lease) {
+		this.servers.get(node).admin().hset(PREFIX + key, "owner", "another-client:1/1");
+		this.servers.get(node).admin().pexpire(PREFIX + key, lease.toMillis());
+	}
+
+	/** The owner field of a key on one node, or null. */
+	String ownerOn(int node, String key) {
+		return this.servers.get(node).admin().hget(PREFIX + key, "owner");
+	}
+
+	/**
+	 * Waits until no node has the key: a release completes once a quorum deleted it, and the last node may still
+	 * be running it.
+	 */
+	void awaitGone(String key) {
+		soon().untilAsserted(() -> {
+			for (int node = 0; node < this.servers.size(); node++) {
+				assertThat(ownerOn(node, key)).as("%s on node %d", key, node).isNull();
+			}
+		});
+	}
+
+	/**
+	 * Awaits a condition that holds at once or soon (a node still running a command whose outcome its caller
+	 * already knew): checked at once, then every 10 ms, for up to 5 s.
+	 */
+	static ConditionFactory soon() {
+		return await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(5));
+	}
+
+	static LockRequest.Builder request(String key) {
+		return LockRequest.builder(key).lease(Duration.ofSeconds(5));
+	}
+
+	static LockHandle acquired(RedlockLockClient client, LockRequest request) throws InterruptedException {
+		LockHandle handle = client.acquire(request);
+		assertThat(handle).as("acquired " + request.key()).isNotNull();
+		return handle;
+	}
+
+	@Override
+	public void close() {
+		this.clients.forEach(RedlockLockClient::close);
+		this.servers.forEach(RedisServer::close);
+	}
+
+}

@@ -1,0 +1,39 @@
+package io.github.distributedlock.redlock;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * A test class that shares one {@link RedlockTopology} between its tests: started before the first, its killed
+ * servers restarted and every server emptied before each, stopped after the last.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class RedlockTopologyTests {
+
+	RedlockTopology topology;
+
+	/**
+	 * @return how many nodes the topology has
+	 */
+	abstract int nodes();
+
+	@BeforeAll
+	void startTopology() {
+		this.topology = new RedlockTopology(nodes());
+	}
+
+	@AfterAll
+	void stopTopology() {
+		if (this.topology != null) {
+			this.topology.close();
+		}
+	}
+
+	@BeforeEach
+	void resetTopology() {
+		this.topology.reset();
+	}
+
+}
