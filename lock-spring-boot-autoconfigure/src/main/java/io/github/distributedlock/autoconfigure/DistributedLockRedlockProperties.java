@@ -52,6 +52,7 @@ public class DistributedLockRedlockProperties {
 	}
 
 	/**
+	 * Returns the URLs of the Redis primaries.
 	 * @return the node URLs, empty by default
 	 */
 	public List<String> getNodes() {
@@ -59,6 +60,7 @@ public class DistributedLockRedlockProperties {
 	}
 
 	/**
+	 * Sets the URLs of the Redis primaries.
 	 * @param nodes the node URLs
 	 */
 	public void setNodes(List<String> nodes) {
@@ -66,6 +68,7 @@ public class DistributedLockRedlockProperties {
 	}
 
 	/**
+	 * Returns how long one node's answer is waited for.
 	 * @return the per-node timeout, 100 ms by default
 	 */
 	public Duration getNodeTimeout() {
@@ -73,6 +76,7 @@ public class DistributedLockRedlockProperties {
 	}
 
 	/**
+	 * Sets how long one node's answer is waited for.
 	 * @param nodeTimeout the per-node timeout
 	 */
 	public void setNodeTimeout(Duration nodeTimeout) {
@@ -80,6 +84,7 @@ public class DistributedLockRedlockProperties {
 	}
 
 	/**
+	 * Returns the clock drift allowed for, as a fraction of the lease.
 	 * @return the drift factor, 0.01 by default
 	 */
 	public double getDriftFactor() {
@@ -87,6 +92,7 @@ public class DistributedLockRedlockProperties {
 	}
 
 	/**
+	 * Sets the clock drift allowed for, as a fraction of the lease.
 	 * @param driftFactor the drift factor, at least 0 and below 0.5
 	 */
 	public void setDriftFactor(double driftFactor) {
@@ -94,6 +100,7 @@ public class DistributedLockRedlockProperties {
 	}
 
 	/**
+	 * Returns the longest random delay between two acquisition rounds.
 	 * @return the longest retry delay, 200 ms by default
 	 */
 	public Duration getRetryDelay() {
@@ -101,6 +108,7 @@ public class DistributedLockRedlockProperties {
 	}
 
 	/**
+	 * Sets the longest random delay between two acquisition rounds.
 	 * @param retryDelay the longest retry delay
 	 */
 	public void setRetryDelay(Duration retryDelay) {
@@ -108,6 +116,7 @@ public class DistributedLockRedlockProperties {
 	}
 
 	/**
+	 * Returns the least validity an acquisition may keep.
 	 * @return the minimum validity, 50 ms by default
 	 */
 	public Duration getMinValidity() {
@@ -115,6 +124,7 @@ public class DistributedLockRedlockProperties {
 	}
 
 	/**
+	 * Sets the least validity an acquisition may keep.
 	 * @param minValidity the minimum validity
 	 */
 	public void setMinValidity(Duration minValidity) {

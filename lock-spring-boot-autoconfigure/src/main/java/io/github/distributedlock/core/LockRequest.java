@@ -187,6 +187,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 		}
 
 		/**
+		 * Sets the lock type.
 		 * @param type the lock type (default {@link LockType#REENTRANT})
 		 * @return this builder
 		 */
@@ -196,6 +197,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 		}
 
 		/**
+		 * Sets how many owners may hold the key at once.
 		 * @param permits owners that may hold the key at once (default 1; more need REENTRANT)
 		 * @return this builder
 		 */
@@ -205,6 +207,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 		}
 
 		/**
+		 * Sets the lease.
 		 * @param lease how long the hold lives without renewal; required
 		 * @return this builder
 		 */
@@ -214,6 +217,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 		}
 
 		/**
+		 * Sets whether the lease is renewed until the release.
 		 * @param autoRenew whether the lease is renewed until the release (default {@code true})
 		 * @return this builder
 		 */
@@ -223,6 +227,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 		}
 
 		/**
+		 * Sets the minimum hold.
 		 * @param holdAtLeast the minimum hold, not negative (default none)
 		 * @return this builder
 		 */
@@ -232,6 +237,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 		}
 
 		/**
+		 * Sets what a loss does to the running work.
 		 * @param onLost what a loss does to the work (default {@link OnLockLoss#NONE})
 		 * @return this builder
 		 */
@@ -241,6 +247,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 		}
 
 		/**
+		 * Sets how long the acquisition waits.
 		 * @param timeout how long to wait, not negative: {@link Duration#ZERO} (the default) tries once,
 		 * {@code null} waits without limit
 		 * @return this builder
@@ -251,6 +258,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 		}
 
 		/**
+		 * Sets whether an interrupt ends a blocking wait.
 		 * @param interruptible whether an interrupt ends a blocking wait (default {@code true})
 		 * @return this builder
 		 */
@@ -260,6 +268,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 		}
 
 		/**
+		 * Sets the owner of the acquisition.
 		 * @param owner {@link #CALLING_THREAD} (the default), or an owner from {@link LockClient#newAsyncOwner()}
 		 * @return this builder
 		 */
