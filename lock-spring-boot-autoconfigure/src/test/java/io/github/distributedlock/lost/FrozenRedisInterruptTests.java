@@ -154,11 +154,7 @@ class FrozenRedisInterruptTests {
 	 */
 	@Test
 	void holdsWaitingBehindStuckRenewalsAreToldLostWhenTheirLeasesEnd() throws Exception {
-		LettuceConnectionFactory slowTimeouts = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(this.server.host(), this.server.port()),
-				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(10)).build());
-		slowTimeouts.afterPropertiesSet();
-		slowTimeouts.start();
+		LettuceConnectionFactory slowTimeouts = slowConnectionFactory(Duration.ofSeconds(10));
 		RedisLockClient client = new RedisLockClient(slowTimeouts, "lock:");
 		List<LockHandle> handles = new ArrayList<>();
 		try {
@@ -195,11 +191,7 @@ class FrozenRedisInterruptTests {
 	 */
 	@Test
 	void holdsNotDueYetWhileRenewalsAreStuckAreToldLostWhenTheirLeasesEnd() throws Exception {
-		LettuceConnectionFactory slowTimeouts = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration(this.server.host(), this.server.port()),
-				LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(12)).build());
-		slowTimeouts.afterPropertiesSet();
-		slowTimeouts.start();
+		LettuceConnectionFactory slowTimeouts = slowConnectionFactory(Duration.ofSeconds(12));
 		RedisLockClient client = new RedisLockClient(slowTimeouts, "lock:");
 		List<LockHandle> handles = new ArrayList<>();
 		try {
@@ -293,6 +285,16 @@ class FrozenRedisInterruptTests {
 	 * Holds the lock in a method that sleeps for 3 leases, freezes Redis once it runs, and lets Redis go on
 	 * when the method ended.
 	 */
+	/** Connections to the test's server whose commands time out after {@code commandTimeout}; destroy it. */
+	private LettuceConnectionFactory slowConnectionFactory(Duration commandTimeout) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration(this.server.host(), this.server.port()),
+				LettuceClientConfiguration.builder().commandTimeout(commandTimeout).build());
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
+	}
+
 	private Outcome holdWhileFrozen(OnLockLoss onLost) throws Exception {
 		DistributedLockTemplate template = new DistributedLockTemplate(this.client, Duration.ofSeconds(30),
 				Duration.ofSeconds(5), onLost);
