@@ -33,6 +33,16 @@ public final class RedisPermissions {
 		})
 		.toList();
 
+	/**
+	 * What a Redis Cluster client needs beside the lock commands, with Lettuce or Jedis: the topology reads
+	 * ({@code CLUSTER SLOTS}, {@code CLUSTER SHARDS}, {@code CLUSTER NODES}, {@code CLUSTER MYID}), {@code READONLY}
+	 * for reads from replicas, and {@code ASKING}, which the client sends before following an {@code -ASK} redirect
+	 * while a slot migrates (a resharding): without it, every lock command on a migrating slot fails until the
+	 * migration ends.
+	 */
+	public static final List<String> CLUSTER_COMMANDS = List.of("cluster|slots", "cluster|shards", "cluster|nodes",
+			"cluster|myid", "readonly", "asking");
+
 	private RedisPermissions() {
 	}
 
@@ -49,6 +59,17 @@ public final class RedisPermissions {
 		String pattern = escape(keyPrefix) + "*";
 		List<String> commands = (mode == NotificationMode.SHARDED) ? SHARDED_COMMANDS : COMMANDS;
 		return "~" + pattern + " &" + pattern + " -@all +" + String.join(" +", commands);
+	}
+
+	/**
+	 * Returns the ACL rule of {@link #aclRule(String, NotificationMode)} for a user of a Redis Cluster: the same rule
+	 * with {@link #CLUSTER_COMMANDS} added.
+	 * @param keyPrefix the key prefix, such as {@code "lock:"}
+	 * @param mode the notification mode the client resolved ({@link NotificationMode#AUTO} counts as classic)
+	 * @return such as {@code ~lock:* &lock:* -@all +evalsha ... +spublish +cluster|slots ... +asking}
+	 */
+	public static String clusterAclRule(String keyPrefix, NotificationMode mode) {
+		return aclRule(keyPrefix, mode) + " +" + String.join(" +", CLUSTER_COMMANDS);
 	}
 
 	/**

@@ -42,9 +42,8 @@ class ShardedNotificationTests {
 
 	private static final String PASSWORD = "sharded-only";
 
-	/** The sharded rule, and what Lettuce needs to read a cluster's topology (docs/managed-redis.md). */
-	private static final String RULE = RedisPermissions.aclRule("lock:", NotificationMode.SHARDED)
-			+ " +cluster|slots +cluster|shards +cluster|nodes +cluster|myid +readonly";
+	/** The sharded rule, and what Lettuce needs on a cluster: topology reads, ASKING (docs/managed-redis.md). */
+	private static final String RULE = RedisPermissions.clusterAclRule("lock:", NotificationMode.SHARDED);
 
 	/** The holder's lease: a waiter woken sooner than this was woken by a notification. */
 	private static final Duration LEASE = Duration.ofSeconds(30);
