@@ -11,6 +11,10 @@
 # 10000 50000), each peer in a JVM of its own on a fresh redis-server, the peers in alternating order per N, and
 # writes its table to lock-benchmarks/target/many-locks.md; BENCH_MANY_SECONDS=10 shortens the hold (smoke run),
 # BENCH_PEERS=redisson-after-churn runs Redisson after 500 watchdog lock+unlock pairs (see RedissonHolder).
+# `run.sh cost [PEERS]` runs UncontendedCost: per uncontended W1 pair, client CPU, allocation, Redis CPU, requests and
+# commands inside scripts for each peer (comma-separated PEERS, default all), BENCH_COST_ROUNDS alternating rounds (5)
+# of BENCH_COST_PAIRS pairs (10000), ratios per round; writes lock-benchmarks/target/uncontended-cost.md.
+# BENCH_JAVA_OPTS adds JVM options (such as a JFR recording: -XX:StartFlightRecording=filename=w1.jfr).
 # `run.sh reactive-wait [N]` runs W8, ReactiveWaitBenchmark (N concurrent reactive acquisitions of one key,
 # default 1000; BENCH_REACTIVE_ROUNDS rounds per peer, default 5) and writes lock-benchmarks/target/reactive-wait.md.
 # `run.sh chaos` runs ChaosRunner: the chaos test's checker (never two bodies inside, no lost update, tokens
@@ -71,6 +75,14 @@ if [ "${1:-}" = many-locks ]; then
     peers=($(printf '%s\n' "${peers[@]}" | tac))
   done
   cat "$report"
+  exit
+fi
+if [ "${1:-}" = cost ]; then
+  shift
+  wait_for_quiet
+  java -cp "$classpath" -Xmx1g -Dbench.redis.port="$port" -Dbench.cost.rounds="${BENCH_COST_ROUNDS:-5}" \
+    -Dbench.cost.pairs="${BENCH_COST_PAIRS:-10000}" ${BENCH_JAVA_OPTS:-} \
+    io.github.distributedlock.benchmarks.UncontendedCost lock-benchmarks/target/uncontended-cost.md "$@"
   exit
 fi
 if [ "${1:-}" = reactive-wait ]; then

@@ -14,6 +14,9 @@ import java.util.Set;
  */
 public record LockCapabilities(String store, Set<LockCapability> supported) {
 
+	/** How many capabilities there are: a store supporting that many supports every one. */
+	private static final int ALL_CAPABILITIES = LockCapability.values().length;
+
 	/**
 	 * Checks and copies the values.
 	 * @param store the store's name
@@ -56,6 +59,10 @@ public record LockCapabilities(String store, Set<LockCapability> supported) {
 	 * the store, the lock and what it lacks
 	 */
 	public void check(LockRequest request) {
+		if (this.supported.size() == ALL_CAPABILITIES) {
+			// a store with every capability (the Redis and local stores): nothing to refuse, nothing to compute
+			return;
+		}
 		for (LockCapability required : LockCapability.requiredBy(request)) {
 			if (!supports(required)) {
 				throw new UnsupportedOperationException("The lock store '" + this.store + "' does not support "

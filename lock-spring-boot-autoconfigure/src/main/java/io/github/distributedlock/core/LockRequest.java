@@ -75,13 +75,17 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 		Objects.requireNonNull(lease, "lease must not be null");
 		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
 		Objects.requireNonNull(onLost, "onLost must not be null");
-		String what = "lock '" + key + "'";
-		LockValueChecks.lease(lease, autoRenew, "lease of " + what);
-		LockValueChecks.permits(permits, type, what);
+		// a request is made for every acquisition: the messages are built only for a value that is refused
+		if (!LockValueChecks.isUsableLease(lease, autoRenew)) {
+			LockValueChecks.lease(lease, autoRenew, "lease of lock '" + key + "'");
+		}
+		if (permits != 1) {
+			LockValueChecks.permits(permits, type, "lock '" + key + "'");
+		}
 		LockValueChecks.notNegative(holdAtLeast, "Minimum hold (holdAtLeast)", key);
 		LockValueChecks.notNegative(timeout, "Timeout", key);
 		if (owner > 0 || (owner < 0 && releasedByThread)) {
-			throw new IllegalArgumentException("The owner of " + what + " must be CALLING_THREAD or one from "
+			throw new IllegalArgumentException("The owner of lock '" + key + "' must be CALLING_THREAD or one from "
 					+ "newAsyncOwner() (negative), and only the calling thread releases by thread, was " + owner
 					+ (releasedByThread ? " released by thread" : ""));
 		}

@@ -26,6 +26,15 @@ final class LockValueChecks {
 		}
 	}
 
+	/**
+	 * Tells whether {@link #lease} would accept a lease, without building its message: a request is checked on every
+	 * acquisition.
+	 */
+	static boolean isUsableLease(Duration lease, boolean autoRenew) {
+		return !lease.isNegative() && lease.toMillis() >= 1
+				&& (!autoRenew || lease.compareTo(LockDefinition.MIN_RENEWABLE_LEASE) >= 0);
+	}
+
 	/** See {@link LockDefinition#checkLease}. */
 	static void lease(Duration lease, boolean autoRenew, String what) {
 		if (lease.isNegative() || lease.isZero()) {

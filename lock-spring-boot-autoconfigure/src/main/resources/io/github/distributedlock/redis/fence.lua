@@ -11,10 +11,16 @@
 -- primary's) by more than the time since the last token, while the key is gone.
 -- Microseconds since 1970 stay below 2^53 (the doubles of Lua's numbers are exact) until the year 2255.
 
+-- The token of a lock whose hash does not exist (so there is no '~f' to pass): Redis TIME in microseconds. The
+-- caller records it in '~f' with the write that creates the hash (one HSET for the holder and the token).
+local function fence_clock()
+    local t = redis.call('TIME')
+    return tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
+
 -- Hands out the next token of the lock at <key>, records it in '~f', and returns it.
 local function fence_next(key)
-    local t = redis.call('TIME')
-    local token = tonumber(t[1]) * 1000000 + tonumber(t[2])
+    local token = fence_clock()
     local last = tonumber(redis.call('HGET', key, '~f'))
     if last and token <= last then
         token = last + 1

@@ -29,10 +29,17 @@ if ARGV[3] == '1' then
     end
     return { -1, 0 }
 end
+-- a free lock (the common case: 4 commands): the holder and its token in one write
+if redis.call('exists', KEYS[1]) == 0 then
+    local token = fence_clock()
+    redis.call('hset', KEYS[1], ARGV[1], 1, '~f', string.format('%d', token))
+    redis.call('pexpire', KEYS[1], lease)
+    return { -1, token }
+end
 -- this attempt's own field here is a grant it has not heard of (its message was lost), or its own earlier try
 -- that ran although its reply was lost (a dropped connection, a timeout): either way it holds the lock now, once,
 -- with a new token; a later attempt of the same thread has another owner id and never finds this field
-if redis.call('exists', KEYS[1]) == 0 or redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
+if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
     redis.call('hset', KEYS[1], ARGV[1], 1)
     redis.call('pexpire', KEYS[1], lease)
     return { -1, fence_next(KEYS[1]) }

@@ -29,10 +29,10 @@ end
 
 -- Frees the lock held by owner: grants it to the live waiter that waited longest, deleting the entries of
 -- waiters that are no longer live, or deletes the key when none is left. Returns the owner id it was granted
--- to, or false.
-local function rl_free(key, owner, channel)
+-- to, or false. fenced: 1 when the caller knows the hash has '~f', 0 when it knows it has not, nil to look.
+local function rl_free(key, owner, channel, fenced)
     -- fields besides the holder and '~f' can only be waiters
-    if redis.call('HLEN', key) > 1 + redis.call('HEXISTS', key, '~f') then
+    if redis.call('HLEN', key) > 1 + (fenced or redis.call('HEXISTS', key, '~f')) then
         local now = rl_now()
         local raw = redis.call('HGETALL', key)
         local next, nextSince, nextLease, nextWait
