@@ -50,7 +50,8 @@ public final class BenchmarkRunner {
 	}
 
 	/**
-	 * Runs the rounds and the command count, and writes the report.
+	 * Runs the rounds, the command count and the cost per uncontended pair ({@link UncontendedCost}), and writes
+	 * the report.
 	 * @param args the report's path (default {@code RESULTS.md})
 	 * @throws Exception if a run fails
 	 */
@@ -78,7 +79,14 @@ public final class BenchmarkRunner {
 				commands.put(peer, commandsPerPair(peer));
 			}
 		}
-		String markdown = new BenchmarkReport(this.results, ROUNDS, QUICK, commands).markdown();
+		List<String> costPeers = new ArrayList<>(all);
+		if (!PEERS.isEmpty()) {
+			costPeers.retainAll(PEERS);
+		}
+		// the JMH forks have ended: this JVM runs nothing else while it measures the process's CPU time
+		String cost = UncontendedCost.markdown(UncontendedCost.measure(costPeers, QUICK ? 1 : Integer.getInteger(
+				"bench.cost.rounds", 5), QUICK ? 2_000 : Integer.getInteger("bench.cost.pairs", 10_000)));
+		String markdown = new BenchmarkReport(this.results, ROUNDS, QUICK, commands).markdown() + "\n" + cost;
 		Files.writeString(report, markdown, StandardCharsets.UTF_8);
 		System.out.println("Wrote " + report.toAbsolutePath());
 	}

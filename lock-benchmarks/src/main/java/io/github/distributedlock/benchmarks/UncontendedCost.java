@@ -75,13 +75,17 @@ public final class UncontendedCost {
 	 */
 	static List<Sample> measure(List<String> peers, int rounds, int pairs) throws Exception {
 		List<Sample> samples = new ArrayList<>();
-		for (int round = 0; round < rounds; round++) {
+		// round -1 warms up the JIT on every peer's code and is not counted: the first peer would pay for it
+		for (int round = -1; round < rounds; round++) {
 			List<String> order = new ArrayList<>(peers);
-			if (round % 2 == 1) {
+			if (Math.floorMod(round, 2) == 1) {
 				Collections.reverse(order);
 			}
 			for (String peer : order) {
 				Sample sample = measure(peer, round, pairs);
+				if (round < 0) {
+					continue;
+				}
 				System.out.printf("[cost] round %d %-9s %8.0f pairs/s %6.1f µs client CPU %7.0f B %6.1f µs Redis CPU "
 						+ "%4.2f requests %5.2f inside%n", round, peer, sample.pairsPerSecond(), sample.clientCpuMicros(),
 						sample.allocatedBytes(), sample.redisCpuMicros(), sample.requests(), sample.inside());
@@ -135,7 +139,7 @@ public final class UncontendedCost {
 		StringBuilder md = new StringBuilder("## W1 cost per uncontended lock+unlock pair\n\n");
 		int rounds = (int) samples.stream().mapToInt(Sample::round).distinct().count();
 		md.append(Markdown.machine()).append(", one loopback `redis-server`; ").append(rounds)
-			.append(" rounds, the peers in alternating order, each round a new client warmed up with ").append(WARM_UP)
+			.append(" rounds after one unrecorded round (the JIT's), the peers in alternating order, each round a new client warmed up with ").append(WARM_UP)
 			.append(" pairs, then ").append(PAIRS).append(" measured pairs. Median of the rounds, [min-max]. ")
 			.append("Client CPU is the JVM process's (caller, I/O threads, GC, JIT); allocation is all threads'; ")
 			.append("Redis CPU is `INFO cpu` user+system.\n\n");
