@@ -38,7 +38,9 @@
 # store=redlock contend on 3 keys over 3 redis-server processes while, in turn on one node, kill -9 and a restart
 # after the delayed-restart time, kill -STOP/-CONT for longer than the per-node timeout, and CLIENT KILL every
 # 30-400 ms; appends the checker's table (overlaps, lost updates, token regressions per key) to
-# lock-benchmarks/target/redlock-chaos.md.
+# lock-benchmarks/target/redlock-chaos.md. REDLOCK_FAULTS=kill,stop,churn picks the faults (kill-majority: kill -9 of
+# 2 of the 3 nodes); REDLOCK_RESTART_DELAY_MS (default 3000, longer than the 2 s lease) set to 0 restarts killed nodes
+# at once: with REDLOCK_FAULTS=kill-majority, the negative control (the checker should see two holders).
 # BENCH_MAX_LOAD=1.5 makes every run first wait (up to 20 minutes, polling every minute) for the 1-minute load
 # average to fall under it; the load seen is printed either way.
 set -euo pipefail
@@ -111,6 +113,7 @@ fi
 if [ "${1:-}" = redlock-chaos ]; then
   wait_for_quiet
   java -cp "$classpath" -Xmx1g -Dchaos.seconds="${2:-600}" -Dchaos.report=lock-benchmarks/target/redlock-chaos.md \
+    -Dchaos.redlock.faults="${REDLOCK_FAULTS:-kill,stop,churn}" -Dchaos.redlock.restart-delay="${REDLOCK_RESTART_DELAY_MS:-3000}" \
     io.github.distributedlock.benchmarks.RedlockChaosRunner
   exit
 fi

@@ -29,7 +29,11 @@ import io.github.distributedlock.test.ExclusionChecker;
  * has the chaos test's checker ({@link ExclusionChecker}: never two bodies inside, no lost update of its counter,
  * fencing tokens strictly increasing in body order); the run prints each key's summary and whether the
  * invariants held, and appends a table ({@link ChaosResult}) to the report. System properties:
- * {@code chaos.seconds} (600), {@code chaos.report} ({@code lock-benchmarks/target/redlock-chaos.md}).
+ * {@code chaos.seconds} (600), {@code chaos.report} ({@code lock-benchmarks/target/redlock-chaos.md}),
+ * {@code chaos.redlock.faults} (the kinds in turn, {@code kill,stop,churn}; also {@code kill-majority}, see
+ * {@link RedlockFaults}), {@code chaos.redlock.restart-delay}
+ * (milliseconds a killed node stays down, {@link #DELAYED_RESTART} by default; {@code 0}, a restart at once, is
+ * the negative control: there the checker may see what Redlock cannot prevent).
  */
 public final class RedlockChaosRunner {
 
@@ -41,7 +45,7 @@ public final class RedlockChaosRunner {
 
 	static final int KEYS = 3;
 
-	/** How long a killed node stays down: longer than the longest lease (redis.io's delayed restart). */
+	/** How long a killed node stays down by default: longer than the longest lease (redis.io's delayed restart). */
 	static final Duration DELAYED_RESTART = ChaosPeer.LEASE.plusSeconds(1);
 
 	private RedlockChaosRunner() {
@@ -57,6 +61,8 @@ public final class RedlockChaosRunner {
 		Duration runFor = Duration.ofSeconds(Long.getLong("chaos.seconds", 600));
 		Path report = Path.of(System.getProperty("chaos.report", "lock-benchmarks/target/redlock-chaos.md"));
 		String load = Files.readString(Path.of("/proc/loadavg")).trim();
+		List<String> kinds = List.of(System.getProperty("chaos.redlock.faults", "kill,stop,churn").split(","));
+		Duration restartDelay = Duration.ofMillis(Long.getLong("chaos.redlock.restart-delay", DELAYED_RESTART.toMillis()));
 		String prefix = "chaos:redlock:" + UUID.randomUUID() + ":";
 		List<ExclusionChecker> checkers = new ArrayList<>();
 		for (int i = 0; i < KEYS; i++) {
@@ -77,7 +83,7 @@ public final class RedlockChaosRunner {
 				holderArgs.addAll(nodes.urls());
 				try (HolderJvm holder = new HolderJvm(holderArgs, checkers.get(0))) {
 					long deadline = System.nanoTime() + runFor.toNanos();
-					faults = new RedlockFaults(nodes, DELAYED_RESTART, deadline, checkers);
+					faults = new RedlockFaults(nodes, kinds, restartDelay, deadline, checkers, holder::holding);
 					workload(templates, prefix, checkers, deadline);
 					faults.join();
 					holderHolds = holder.holds();
@@ -96,7 +102,10 @@ public final class RedlockChaosRunner {
 			int threads = (CLIENTS * THREADS_PER_CLIENT - key + KEYS - 1) / KEYS;
 			String who = threads + " threads of " + CLIENTS + " clients" + ((i == 0)
 					? " + a holder JVM (" + holderHolds + " holds)" : "");
-			ChaosResult result = new ChaosResult("Redlock, " + NODES + " nodes, one node faulted at a time",
+			String fault = "Redlock, " + NODES + " nodes, one node faulted at a time"
+					+ (restartDelay.compareTo(ChaosPeer.LEASE) > 0 || !kinds.stream().anyMatch((k) -> k.startsWith("kill"))
+							? "" : " (NEGATIVE CONTROL: a killed node restarted within the lease)");
+			ChaosResult result = new ChaosResult(fault,
 					"ours-redlock key " + i + " (" + who + ")", checker, faults.injected(), faults.recoveries());
 			results.add(result);
 			List<String> problems = checker.problems(0);

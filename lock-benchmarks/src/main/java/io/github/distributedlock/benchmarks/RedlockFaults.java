@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 import io.github.distributedlock.test.ConnectionChurn;
 import io.github.distributedlock.test.ExclusionChecker;
@@ -13,13 +14,18 @@ import io.github.distributedlock.test.RedisServer;
 
 /**
  * The fault thread of the Redlock chaos run ({@link RedlockChaosRunner}): every 3–6 s one fault on one node, the
- * kinds in turn and the node moving on after each full turn, so that every kind hits every node:
+ * kinds given in turn and the node moving on after each full turn, so that every kind hits every node:
  * <ul>
- * <li>{@code kill -9}, and a restart, empty (no persistence), after the delayed-restart time: longer than the
- * longest lease, as redis.io's "delayed restarts" asks;</li>
- * <li>{@code kill -STOP} for 0.5–2.5 s (far longer than the per-node timeout), then {@code kill -CONT};</li>
- * <li>{@link ConnectionChurn} for 5 s: the node's client connections killed ({@code CLIENT KILL}) every
- * 30–400 ms, and one event in 20 a freeze of 300–900 ms.</li>
+ * <li>{@code kill}: {@code kill -9}, and a restart, empty (no persistence), after the delayed-restart time:
+ * longer than the longest lease, as redis.io's "delayed restarts" asks (or, as a negative control, a shorter
+ * time that breaks that rule);</li>
+ * <li>{@code stop}: {@code kill -STOP} for 0.5–2.5 s (far longer than the per-node timeout), then
+ * {@code kill -CONT};</li>
+ * <li>{@code churn}: {@link ConnectionChurn} for 5 s: the node's client connections killed ({@code CLIENT KILL})
+ * every 30–400 ms, and one event in 20 a freeze of 300–900 ms;</li>
+ * <li>{@code kill-majority} (not one node: a majority from that node on), once the holder JVM holds (up to
+ * 10 s): {@code kill -9} of each and a restart after the delayed-restart time. Past a lease, no overlap is possible; restarted at once, it is the negative
+ * control Redlock cannot pass (a second holder wins the emptied majority while the first still holds).</li>
  * </ul>
  * Records, per fault, the milliseconds from its start to the next body that entered on any key, and per kind
  * the longest stall of one key (no body entered on it) seen from a fault's start to 3 s after its end. Every
@@ -27,36 +33,53 @@ import io.github.distributedlock.test.RedisServer;
  */
 final class RedlockFaults {
 
+	/** The kinds of fault, by name. */
+	static final List<String> KINDS = List.of("kill", "stop", "churn", "kill-majority");
+
 	private final RedlockNodes nodes;
+
+	private final List<Integer> kinds;
 
 	private final Duration delayedRestart;
 
 	private final List<ExclusionChecker> checkers;
 
+	private final BooleanSupplier holderHolds;
+
 	/** {@link System#nanoTime()} at the end of the fault under way, 0 while it lasts. */
 	private volatile long faultEnded;
 
-	private final long[] longestStallMillis = new long[3];
+	private final long[] longestStallMillis = new long[4];
 
 	private final List<Long> recoveries = Collections.synchronizedList(new ArrayList<>());
 
 	private final List<String> churns = Collections.synchronizedList(new ArrayList<>());
 
-	private final int[] counts = new int[3];
+	private final int[] counts = new int[4];
 
 	private final Thread thread;
 
 	/**
 	 * Starts the fault thread.
 	 * @param nodes the nodes to fault
+	 * @param kinds the kinds of fault to inject in turn, of {@link #KINDS}
 	 * @param delayedRestart how long a killed node stays down: longer than the longest lease
 	 * @param deadline {@link System#nanoTime()} after which no fault starts (none within 5 s of it)
 	 * @param checkers the checker of every key, whose bodies' entries show recoveries and stalls
+	 * @param holderHolds whether the holder JVM holds its lock now
 	 */
-	RedlockFaults(RedlockNodes nodes, Duration delayedRestart, long deadline, List<ExclusionChecker> checkers) {
+	RedlockFaults(RedlockNodes nodes, List<String> kinds, Duration delayedRestart, long deadline,
+			List<ExclusionChecker> checkers, BooleanSupplier holderHolds) {
 		this.nodes = nodes;
+		this.kinds = kinds.stream().map((kind) -> {
+			if (!KINDS.contains(kind)) {
+				throw new IllegalArgumentException("Unknown Redlock chaos fault '" + kind + "': expected one of " + KINDS);
+			}
+			return KINDS.indexOf(kind);
+		}).toList();
 		this.delayedRestart = delayedRestart;
 		this.checkers = List.copyOf(checkers);
+		this.holderHolds = holderHolds;
 		this.thread = new Thread(() -> run(deadline), "redlock-chaos-faults");
 		this.thread.setDaemon(true);
 		this.thread.start();
@@ -70,8 +93,11 @@ final class RedlockFaults {
 			if (next - deadline > -5_000_000_000L) {
 				return;
 			}
-			int kind = fault % 3;
-			RedisServer server = this.nodes.server((fault / 3) % this.nodes.size());
+			int kind = this.kinds.get(fault % this.kinds.size());
+			int node = (fault / this.kinds.size()) % this.nodes.size();
+			if (kind == 3) {
+				awaitHolderHolds();
+			}
 			this.faultEnded = 0;
 			long start = System.nanoTime();
 			Thread watch = new Thread(() -> {
@@ -83,7 +109,12 @@ final class RedlockFaults {
 			}, "redlock-chaos-recovery");
 			watch.setDaemon(true);
 			watch.start();
-			inject(kind, server);
+			if (kind == 3) {
+				killMajority(node);
+			}
+			else {
+				inject(kind, this.nodes.server(node));
+			}
 			this.faultEnded = System.nanoTime();
 			synchronized (this) {
 				this.counts[kind]++;
@@ -127,6 +158,31 @@ final class RedlockFaults {
 					this.churns.add(churn.toString());
 				}
 			}
+		}
+	}
+
+	/** Polls every millisecond, for up to 10 s, until the holder JVM holds its lock. */
+	private void awaitHolderHolds() {
+		long giveUp = System.nanoTime() + 10_000_000_000L;
+		while (!this.holderHolds.getAsBoolean() && System.nanoTime() - giveUp < 0) {
+			LockSupport.parkNanos(1_000_000);
+		}
+	}
+
+	/** Kills a majority of the nodes, from {@code first} on, and restarts them after the delayed-restart time. */
+	private void killMajority(int first) {
+		List<RedisServer> killed = new ArrayList<>();
+		for (int i = 0; i < this.nodes.size() / 2 + 1; i++) {
+			RedisServer server = this.nodes.server((first + i) % this.nodes.size());
+			server.kill();
+			killed.add(server);
+		}
+		try {
+			// the time the nodes are down is the fault, not synchronisation
+			LockSupport.parkNanos(this.delayedRestart.toNanos());
+		}
+		finally {
+			killed.forEach(RedisServer::restart);
 		}
 	}
 
@@ -187,7 +243,8 @@ final class RedlockFaults {
 		return "kill -9 + restart after " + this.delayedRestart.toMillis() + " ms: " + this.counts[0]
 				+ " (longest stall of a key " + this.longestStallMillis[0] + " ms), kill -STOP 0.5-2.5 s: "
 				+ this.counts[1] + " (" + this.longestStallMillis[1] + " ms), CLIENT KILL 30-400 ms apart for 5 s: "
-				+ this.counts[2] + " (" + this.longestStallMillis[2] + " ms) " + this.churns;
+				+ this.counts[2] + " (" + this.longestStallMillis[2] + " ms) " + this.churns + ", kill -9 of a majority + restart after "
+				+ this.delayedRestart.toMillis() + " ms: " + this.counts[3] + " (" + this.longestStallMillis[3] + " ms)";
 	}
 
 }
