@@ -22,8 +22,7 @@ import io.github.distributedlock.test.ExclusionChecker;
  * {@code store=redlock} (built as its auto-configuration builds it, {@link RedlockPeer#oursClient}) over
  * {@value #NODES} {@code redis-server} processes of its own, {@value #CLIENTS} clients x
  * {@value #THREADS_PER_CLIENT} threads contending on {@value #KEYS} keys (each thread on one key, each key with
- * threads of both clients;
- * {@link ChaosPeer#LEASE} lease, {@link ChaosPeer#WAIT} wait), and a second JVM ({@link RedlockChaosHolder})
+ * threads of both clients; {@link ChaosPeer#LEASE} lease, {@link ChaosPeer#WAIT} wait), and a second JVM ({@link RedlockChaosHolder})
  * contending on the first key, while {@link RedlockFaults} faults one node at a time: {@code kill -9} and a
  * restart after the delayed-restart time, {@code kill -STOP}/{@code -CONT}, {@code CLIENT KILL} churn. Each key
  * has the chaos test's checker ({@link ExclusionChecker}: never two bodies inside, no lost update of its counter,
@@ -31,9 +30,9 @@ import io.github.distributedlock.test.ExclusionChecker;
  * invariants held, and appends a table ({@link ChaosResult}) to the report. System properties:
  * {@code chaos.seconds} (600), {@code chaos.report} ({@code lock-benchmarks/target/redlock-chaos.md}),
  * {@code chaos.redlock.faults} (the kinds in turn, {@code kill,stop,churn}; also {@code kill-majority}, see
- * {@link RedlockFaults}), {@code chaos.redlock.restart-delay}
- * (milliseconds a killed node stays down, {@link #DELAYED_RESTART} by default; {@code 0}, a restart at once, is
- * the negative control: there the checker may see what Redlock cannot prevent).
+ * {@link RedlockFaults}), {@code chaos.redlock.restart-delay} (milliseconds a killed node stays down,
+ * {@link #DELAYED_RESTART} by default; {@code 0}, a restart at once, with {@code kill-majority} is the negative
+ * control: there the checker sees what Redlock cannot prevent, two holders).
  */
 public final class RedlockChaosRunner {
 
@@ -115,7 +114,7 @@ public final class RedlockChaosRunner {
 					+ (problems.isEmpty() ? "held" : "BROKEN " + problems));
 		}
 		System.out.println("injected: " + faults.injected() + "; recoveries ms " + faults.recoveries());
-		System.out.println("all invariants " + (held ? "held" : "BROKEN"));
+		System.out.println("invariants " + (held ? "held on every key" : "BROKEN on a key (see above)"));
 		String table = ChaosResult.table(results, Instant.now() + ", " + runFor.toSeconds() + " s, "
 				+ Markdown.machine() + ", load average before: " + load + ", after: "
 				+ Files.readString(Path.of("/proc/loadavg")).trim());
