@@ -32,6 +32,19 @@
 # Redis Cluster of N primaries with a replica each (default 3 and 6; redis-server processes of its own): cluster-bus
 # messages per notification, release-to-waiter time, contended throughput (this library only); appends its table to
 # lock-benchmarks/target/cluster-notifications.md; BENCH_CLUSTER_WAKEUPS (200), BENCH_CLUSTER_SECONDS (10).
+# `run.sh redlock` runs RedlockBenchmark: this library's store=redlock against Redisson's RedissonRedLock on N
+# redis-server processes of its own (BENCH_NODES=3,5 by default; 3 or 5 for one), BENCH_ROUNDS rounds (default 5)
+# in alternating order, each measuring uncontended lock+unlock pairs/s with p50/p99 and one key contended by 2
+# clients x BENCH_REDLOCK_THREADS threads (4), BENCH_REDLOCK_SECONDS each (20) after BENCH_REDLOCK_WARMUP (10): about
+# 20 minutes with the defaults; then counts the commands per pair on every node. Writes
+# lock-benchmarks/target/redlock.md (ratios ours/Redisson per round and their spread).
+# `run.sh redlock-chaos [SECONDS]` runs RedlockChaosRunner (default 600 s): 2 clients x 4 threads of this library's
+# store=redlock contend on 3 keys over 3 redis-server processes while, in turn on one node, kill -9 and a restart
+# after the delayed-restart time, kill -STOP/-CONT for longer than the per-node timeout, and CLIENT KILL every
+# 30-400 ms; appends the checker's table (overlaps, lost updates, token regressions per key) to
+# lock-benchmarks/target/redlock-chaos.md. REDLOCK_FAULTS=kill,stop,churn picks the faults (kill-majority: kill -9 of
+# 2 of the 3 nodes); REDLOCK_RESTART_DELAY_MS (default 3000, longer than the 2 s lease) set to 0 restarts killed nodes
+# at once: with REDLOCK_FAULTS=kill-majority, the negative control (the checker should see two holders).
 # BENCH_MAX_LOAD=1.5 makes every run first wait (up to 20 minutes, polling every minute) for the 1-minute load
 # average to fall under it; the load seen is printed either way.
 set -euo pipefail
@@ -99,6 +112,21 @@ if [ "${1:-}" = chaos ]; then
     -Dchaos.peers="${CHAOS_PEERS:-ours,redisson,si-spin,si-pubsub}" \
     -Dchaos.faults="${CHAOS_FAULTS:-churn,holder-kill,failover,partition}" \
     -Dchaos.report=lock-benchmarks/target/chaos.md io.github.distributedlock.benchmarks.ChaosRunner
+  exit
+fi
+if [ "${1:-}" = redlock ]; then
+  wait_for_quiet
+  java -cp "$classpath" -Xmx1g -Dbench.redlock.nodes="${BENCH_NODES:-3,5}" -Dbench.redlock.rounds="${BENCH_ROUNDS:-5}" \
+    -Dbench.redlock.seconds="${BENCH_REDLOCK_SECONDS:-20}" -Dbench.redlock.warmup="${BENCH_REDLOCK_WARMUP:-10}" \
+    -Dbench.redlock.threads="${BENCH_REDLOCK_THREADS:-4}" \
+    io.github.distributedlock.benchmarks.RedlockBenchmark lock-benchmarks/target/redlock.md
+  exit
+fi
+if [ "${1:-}" = redlock-chaos ]; then
+  wait_for_quiet
+  java -cp "$classpath" -Xmx1g -Dchaos.seconds="${2:-600}" -Dchaos.report=lock-benchmarks/target/redlock-chaos.md \
+    -Dchaos.redlock.faults="${REDLOCK_FAULTS:-kill,stop,churn}" -Dchaos.redlock.restart-delay="${REDLOCK_RESTART_DELAY_MS:-3000}" \
+    io.github.distributedlock.benchmarks.RedlockChaosRunner
   exit
 fi
 if [ "${1:-}" = cluster-notifications ]; then

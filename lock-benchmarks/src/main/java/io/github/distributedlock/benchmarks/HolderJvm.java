@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
@@ -19,9 +21,8 @@ import io.github.distributedlock.test.ExclusionChecker;
  */
 final class HolderJvm implements AutoCloseable {
 
-	private final int port;
-
-	private final String key;
+	/** The holder's main class and its arguments. */
+	private final List<String> mainAndArgs;
 
 	private final ExclusionChecker checker;
 
@@ -32,8 +33,17 @@ final class HolderJvm implements AutoCloseable {
 	private int holds;
 
 	HolderJvm(int port, String key, ExclusionChecker checker) {
-		this.port = port;
-		this.key = key;
+		this(List.of(ChaosHolder.class.getName(), Integer.toString(port), key), checker);
+	}
+
+	/**
+	 * Starts a holder JVM of another main class that speaks as {@link ChaosHolder} does: prints
+	 * {@link ChaosHolder#HELD} and the token when it holds, and releases when it reads a line.
+	 * @param mainAndArgs the main class and its arguments
+	 * @param checker the run's checker, which sees the holder's bodies
+	 */
+	HolderJvm(List<String> mainAndArgs, ExclusionChecker checker) {
+		this.mainAndArgs = List.copyOf(mainAndArgs);
 		this.checker = checker;
 		restart();
 	}
@@ -42,9 +52,9 @@ final class HolderJvm implements AutoCloseable {
 	synchronized void restart() {
 		String java = System.getProperty("java.home") + File.separator + "bin" + File.separator + "java";
 		try {
-			this.process = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-					ChaosHolder.class.getName(), Integer.toString(this.port), this.key)
-				.redirectError(ProcessBuilder.Redirect.DISCARD)
+			List<String> command = new ArrayList<>(List.of(java, "-Xmx256m", "-cp", System.getProperty("java.class.path")));
+			command.addAll(this.mainAndArgs);
+			this.process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD)
 				.start();
 		}
 		catch (IOException ex) {
