@@ -1,6 +1,7 @@
 package io.github.distributedlock.benchmarks;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -38,8 +39,18 @@ public final class ChaosHolder {
 		LettuceConnectionFactory factory = ChaosPeer
 			.factory(new RedisStandaloneConfiguration("127.0.0.1", Integer.parseInt(args[0])));
 		RedisLockClient client = new RedisLockClient(factory, "lock:");
-		DistributedLockTemplate template = new DistributedLockTemplate(client, ChaosPeer.LEASE, ChaosPeer.WAIT);
-		LockDefinition definition = LockDefinition.builder(args[1])
+		contend(new DistributedLockTemplate(client, ChaosPeer.LEASE, ChaosPeer.WAIT), args[1]);
+	}
+
+	/**
+	 * Acquires the lock again and again, printing {@link #HELD} and the fencing token of each hold, and releases
+	 * it after the runner's answer (a line on standard input).
+	 * @param template the template of the holder's store
+	 * @param key the lock key
+	 * @throws IOException if standard input fails
+	 */
+	static void contend(DistributedLockTemplate template, String key) throws IOException {
+		LockDefinition definition = LockDefinition.builder(key)
 			.lease(ChaosPeer.LEASE)
 			.acquireTimeout(Duration.ofSeconds(30))
 			.build();
@@ -50,7 +61,7 @@ public final class ChaosHolder {
 				handle = template.acquire(definition);
 			}
 			catch (RuntimeException ex) {
-				// churn: try again
+				// churn or a fault on a node: try again
 				continue;
 			}
 			System.out.println(HELD + handle.fencingToken());

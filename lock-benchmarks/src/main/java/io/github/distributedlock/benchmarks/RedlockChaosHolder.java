@@ -1,15 +1,9 @@
 package io.github.distributedlock.benchmarks;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.Arrays;
 
 import ch.qos.logback.classic.Level;
 import io.github.distributedlock.core.DistributedLockTemplate;
-import io.github.distributedlock.core.LockDefinition;
-import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.redlock.RedlockLockClient;
 
 /**
@@ -31,33 +25,11 @@ public final class RedlockChaosHolder {
 	public static void main(String[] args) throws Exception {
 		ChaosRunner.logOnly(Level.OFF);
 		RedlockLockClient client = RedlockPeer.oursClient(Arrays.asList(args).subList(1, args.length));
-		DistributedLockTemplate template = new DistributedLockTemplate(client, ChaosPeer.LEASE, ChaosPeer.WAIT);
-		LockDefinition definition = LockDefinition.builder(args[0])
-			.lease(ChaosPeer.LEASE)
-			.acquireTimeout(Duration.ofSeconds(30))
-			.build();
-		BufferedReader runner = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-		while (true) {
-			LockHandle handle;
-			try {
-				handle = template.acquire(definition);
-			}
-			catch (RuntimeException ex) {
-				// a fault on a node: try again
-				continue;
-			}
-			System.out.println(ChaosHolder.HELD + handle.fencingToken());
-			System.out.flush();
-			if (runner.readLine() == null) {
-				client.close();
-				return;
-			}
-			try {
-				handle.close();
-			}
-			catch (RuntimeException ex) {
-				// the lock ends with its lease
-			}
+		try {
+			ChaosHolder.contend(new DistributedLockTemplate(client, ChaosPeer.LEASE, ChaosPeer.WAIT), args[0]);
+		}
+		finally {
+			client.close();
 		}
 	}
 
