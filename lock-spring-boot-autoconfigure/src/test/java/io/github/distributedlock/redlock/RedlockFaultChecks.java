@@ -2,6 +2,7 @@ package io.github.distributedlock.redlock;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
@@ -46,7 +47,11 @@ final class RedlockFaultChecks {
 		ExclusionChecker checker = new ExclusionChecker();
 		LockHandle a = firstHolder(topology, first, lease, true);
 		checker.enter(a.fencingToken());
-		a.whenLost().thenRun(checker::leave);
+		AtomicLong lostAt = new AtomicLong();
+		a.whenLost().thenRun(() -> {
+			lostAt.set(System.nanoTime());
+			checker.leave();
+		});
 		long crashedAt = System.nanoTime();
 		topology.servers.get(1).kill();
 		// the fault itself, not a synchronisation: the node stays down for the delayed-restart time
@@ -60,7 +65,8 @@ final class RedlockFaultChecks {
 		checker.enter(b.fencingToken());
 		checker.leave();
 		System.out.println("Redlock, a node restarted empty after " + delayedRestart.toMillis() + " ms (lease "
-				+ lease.toMillis() + " ms): " + checker.summary());
+				+ lease.toMillis() + " ms): A told lost " + TimeUnit.NANOSECONDS.toMillis(lostAt.get() - crashedAt)
+				+ " ms after the crash; " + checker.summary());
 		assertThat(checker.overlaps()).as("no second holder while A held").isZero();
 		assertThat(a.isLost()).as("A, renewed on node 0 alone, was told lost when its validity ended").isTrue();
 		assertThat(checker.tokenRegressions()).isZero();
