@@ -7,6 +7,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
@@ -42,15 +43,31 @@ public final class FakeClock implements AutoCloseable {
 	}
 
 	/**
+	 * Tells whether Debian's {@code faketime} package is installed: the {@code faketime} binary and its preload
+	 * library.
+	 * @return {@code true} if both are there
+	 */
+	public static boolean installed() {
+		return library() != null && Files.isExecutable(Path.of("/usr/bin/faketime"));
+	}
+
+	/**
+	 * Skips the calling test, naming what is missing, unless Debian's {@code faketime} package is installed.
+	 * @throws org.opentest4j.TestAbortedException if it is not
+	 */
+	public static void assumeInstalled() {
+		Assumptions.assumeTrue(installed(), "faketime is missing (Debian package faketime): /usr/bin/faketime and "
+				+ LIBRARY_ROOT + "/<triplet>/" + LIBRARY);
+	}
+
+	/**
 	 * Makes a clock at the real time (offset 0), skipping the calling test when libfaketime is missing.
 	 * @return the clock; {@link #close()} deletes its file
 	 * @throws org.opentest4j.TestAbortedException if {@code faketime} or its preload library is not installed
 	 */
 	public static FakeClock create() {
-		Path library = library();
-		Assumptions.assumeTrue(library != null && Files.isExecutable(Path.of("/usr/bin/faketime")),
-				"faketime and libfaketime.so.1 (Debian package faketime) are missing: /usr/bin/faketime, "
-						+ LIBRARY_ROOT + "/<triplet>/" + LIBRARY);
+		assumeInstalled();
+		Path library = Objects.requireNonNull(library());
 		try {
 			FakeClock clock = new FakeClock(library, Files.createTempFile("faketime", ".offset"));
 			clock.write();
