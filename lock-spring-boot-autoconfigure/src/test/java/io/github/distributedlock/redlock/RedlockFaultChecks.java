@@ -38,7 +38,7 @@ final class RedlockFaultChecks {
 	/**
 	 * Node 1 killed under A (auto-renewed, 1 s lease) and restarted empty only after the delayed-restart time
 	 * (2 s, longer than the longest lease): A, short of a quorum, is told lost before it rejoins, and B, granted
-	 * nodes 1 and 2, never overlaps it.
+	 * nodes 1 and 2 (and node 0, which A's loss freed), never overlaps it.
 	 */
 	static void restartedEmptyAfterTheLongestLease(RedlockTopology topology) throws Exception {
 		Duration lease = Duration.ofSeconds(1);
@@ -93,7 +93,8 @@ final class RedlockFaultChecks {
 
 	/**
 	 * Node 0's clock jumped forward by a minute under A (a hard 5 s lease): A's key expires there, and B is granted
-	 * nodes 0 and 2 while A is within its validity. B's token comes from node 0's clock, a minute ahead.
+	 * nodes 0 and 2 while A is within its validity. B's token is greater by node 0's counter, which keeps A's token
+	 * through the jump, and by node 0's clock, a minute ahead.
 	 */
 	static void clockJumpedForward(RedlockTopology topology, FakeClock nodeZeroClock) throws Exception {
 		RedlockLockClient first = topology.client();
@@ -104,6 +105,8 @@ final class RedlockFaultChecks {
 		Duration jump = Duration.ofMinutes(1);
 		nodeZeroClock.jump(jump);
 		assertThat(topology.ownerOn(0, KEY)).as("A's key expired on the jumped clock").isNull();
+		assertThat(topology.servers.get(0).admin().get(RedlockTopology.PREFIX + KEY + "~token"))
+			.as("node 0's token counter, without TTL, still A's token").isEqualTo(Long.toString(a.fencingToken()));
 		LockHandle b = secondHolder(topology, second, 0);
 		assertThat(b.fencingToken() - a.fencingToken()).as("B's token is from node 0's clock, %s ahead", jump)
 			.isGreaterThanOrEqualTo(TimeUnit.NANOSECONDS.toMicros(jump.toNanos()));
