@@ -22,7 +22,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Redlock on 3 real {@code redis-server} processes this class shares (quorum 2): the quorum logic over every
  * subset, contention of two clients, reentrancy and tokens, withdrawn votes, kills of a minority and a majority,
- * and the startup checks of the nodes.
+ * a node restarted empty after the delayed-restart time and (a negative control) at once, and the startup checks
+ * of the nodes.
  */
 class RedlockThreeNodeTests extends RedlockTopologyTests {
 
@@ -164,6 +165,16 @@ class RedlockThreeNodeTests extends RedlockTopologyTests {
 	@Test
 	void aMajorityKilledTellsTheHolderAndFailsAcquisitionsWithinTheirTimeout() throws Exception {
 		RedlockQuorumChecks.majorityKilled(this.topology);
+	}
+
+	@Test
+	void aNodeRestartedEmptyAfterTheLongestLeaseLetsNoSecondHolderIn() throws Exception {
+		RedlockFaultChecks.restartedEmptyAfterTheLongestLease(this.topology);
+	}
+
+	@Test
+	void aNodeRestartedEmptyAtOnceLetsASecondHolderInAndTheTokensFenceTheFirst() throws Exception {
+		RedlockFaultChecks.restartedEmptyAtOnce(this.topology);
 	}
 
 	@Test

@@ -3,18 +3,21 @@ package io.github.distributedlock.redlock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntFunction;
 
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.RedisServer;
 import org.awaitility.core.ConditionFactory;
+import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * N independent {@code redis-server} processes a test class shares, and Redlock clients over them: the fault
- * tests kill some, and {@link #reset()} restarts the dead ones and empties all before each test.
+ * tests kill some or restart them empty, and {@link #reset()} restarts the dead ones and empties all before each
+ * test. A further server, apart from the nodes, is the {@linkplain #resource() resource} the locks protect.
  */
 final class RedlockTopology implements AutoCloseable {
 
@@ -24,10 +27,20 @@ final class RedlockTopology implements AutoCloseable {
 
 	private final List<RedlockLockClient> clients = new ArrayList<>();
 
+	private @Nullable RedisServer resource;
+
 	RedlockTopology(int nodes) {
+		this(nodes, (node) -> RedisServer.start());
+	}
+
+	/**
+	 * Starts the nodes, each as {@code start} makes it (one on a {@link io.github.distributedlock.test.FakeClock},
+	 * for instance).
+	 */
+	RedlockTopology(int nodes, IntFunction<RedisServer> start) {
 		RedisServer.assumeOnPath();
 		for (int i = 0; i < nodes; i++) {
-			this.servers.add(RedisServer.start());
+			this.servers.add(start.apply(i));
 		}
 	}
 
@@ -69,12 +82,41 @@ final class RedlockTopology implements AutoCloseable {
 			}
 			server.admin().flushall();
 		}
+		if (this.resource != null) {
+			this.resource.admin().flushall();
+		}
+	}
+
+	/**
+	 * Kills a node ({@code kill -9}) and starts it again on its port at once, empty: it persists nothing, so it
+	 * forgot every lock and token counter it had.
+	 */
+	void restartEmpty(int node) {
+		this.servers.get(node).kill();
+		this.servers.get(node).restart();
+	}
+
+	/**
+	 * A Redis server apart from the nodes, started on first use: the resource the locks protect, written with
+	 * fenced writes.
+	 */
+	synchronized RedisServer resource() {
+		if (this.resource == null) {
+			this.resource = RedisServer.start();
+		}
+		return this.resource;
 	}
 
 	/** Occupies a key on one node as another owner would, for the given time. */
 	void occupy(int node, String key, Duration lease) {
 		this.servers.get(node).admin().hset(PREFIX + key, "owner", "another-client:1/1");
 		this.servers.get(node).admin().pexpire(PREFIX + key, lease.toMillis());
+	}
+
+	/** Ends another owner's {@linkplain #occupy occupation} of a key on one node, as its release would. */
+	void free(int node, String key) {
+		assertThat(ownerOn(node, key)).as("occupied by another owner on node %d", node).isEqualTo("another-client:1/1");
+		this.servers.get(node).admin().del(PREFIX + key);
 	}
 
 	/** The owner field of a key on one node, or null. */
@@ -116,6 +158,9 @@ final class RedlockTopology implements AutoCloseable {
 	public void close() {
 		this.clients.forEach(RedlockLockClient::close);
 		this.servers.forEach(RedisServer::close);
+		if (this.resource != null) {
+			this.resource.close();
+		}
 	}
 
 }

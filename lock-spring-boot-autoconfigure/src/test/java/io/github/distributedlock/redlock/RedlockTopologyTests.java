@@ -19,9 +19,17 @@ abstract class RedlockTopologyTests {
 	 */
 	abstract int nodes();
 
+	/**
+	 * Starts the topology the class shares; a class whose nodes need more than {@link #nodes()} overrides it.
+	 * @return the topology
+	 */
+	RedlockTopology newTopology() {
+		return new RedlockTopology(nodes());
+	}
+
 	@BeforeAll
 	void startTopology() {
-		this.topology = new RedlockTopology(nodes());
+		this.topology = newTopology();
 	}
 
 	@AfterAll

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -51,6 +52,9 @@ public final class RedisServer implements AutoCloseable {
 
 	private final List<String> extraArgs;
 
+	/** Environment variables of the process beyond the JVM's, kept for a restart. */
+	private final Map<String, String> environment;
+
 	private final Path dir;
 
 	private Process process;
@@ -59,9 +63,10 @@ public final class RedisServer implements AutoCloseable {
 
 	private @Nullable StatefulRedisConnection<String, String> admin;
 
-	private RedisServer(int port, List<String> extraArgs, Process process, Path dir) {
+	private RedisServer(int port, List<String> extraArgs, Map<String, String> environment, Process process, Path dir) {
 		this.port = port;
 		this.extraArgs = extraArgs;
+		this.environment = environment;
 		this.process = process;
 		this.dir = dir;
 		this.container = null;
@@ -70,6 +75,7 @@ public final class RedisServer implements AutoCloseable {
 	private RedisServer(GenericContainer<?> container) {
 		this.port = container.getMappedPort(6379);
 		this.extraArgs = List.of();
+		this.environment = Map.of();
 		this.dir = null;
 		this.container = container;
 	}
@@ -80,7 +86,21 @@ public final class RedisServer implements AutoCloseable {
 	 * @return the running server
 	 */
 	public static RedisServer start(String... extraArgs) {
-		return start(null, extraArgs);
+		return start(null, Map.of(), extraArgs);
+	}
+
+	/**
+	 * Starts a {@code redis-server} process with further environment variables, waiting until it answers PING;
+	 * a restart keeps them. {@link FakeClock} starts a server whose clock a test moves so. Needs
+	 * {@code redis-server} on PATH.
+	 * @param environment the variables, added to the JVM's
+	 * @param extraArgs further {@code redis-server} arguments
+	 * @return the running server
+	 * @throws org.opentest4j.TestAbortedException if no {@code redis-server} is on PATH
+	 */
+	public static RedisServer startWithEnvironment(Map<String, String> environment, String... extraArgs) {
+		assumeOnPath();
+		return start(null, Map.copyOf(environment), extraArgs);
 	}
 
 	/**
@@ -93,7 +113,7 @@ public final class RedisServer implements AutoCloseable {
 	 */
 	public static RedisServer startWithConfig(String config, String... extraArgs) {
 		assumeOnPath();
-		return start(config, extraArgs);
+		return start(config, Map.of(), extraArgs);
 	}
 
 	/**
@@ -106,7 +126,7 @@ public final class RedisServer implements AutoCloseable {
 				"redis-server and redis-cli (Debian package redis-server) on PATH");
 	}
 
-	private static RedisServer start(@Nullable String config, String... extraArgs) {
+	private static RedisServer start(@Nullable String config, Map<String, String> environment, String... extraArgs) {
 		if (executable() != null) {
 			IOException last = null;
 			for (int attempt = 0; attempt < 5; attempt++) {
@@ -116,9 +136,9 @@ public final class RedisServer implements AutoCloseable {
 					if (config != null) {
 						Files.writeString(dir.resolve(CONFIG_FILE), config);
 					}
-					Process process = launch(port, List.of(extraArgs), dir);
+					Process process = launch(port, List.of(extraArgs), environment, dir);
 					if (awaitPing(port, Duration.ofSeconds(10))) {
-						return new RedisServer(port, List.of(extraArgs), process, dir);
+						return new RedisServer(port, List.of(extraArgs), environment, process, dir);
 					}
 					process.destroyForcibly();
 				}
@@ -291,7 +311,7 @@ public final class RedisServer implements AutoCloseable {
 	public void restart() {
 		requireProcess();
 		try {
-			this.process = launch(this.port, this.extraArgs, this.dir);
+			this.process = launch(this.port, this.extraArgs, this.environment, this.dir);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
@@ -318,7 +338,8 @@ public final class RedisServer implements AutoCloseable {
 		}
 	}
 
-	private static Process launch(int port, List<String> extraArgs, Path dir) throws IOException {
+	private static Process launch(int port, List<String> extraArgs, Map<String, String> environment, Path dir)
+			throws IOException {
 		List<String> command = new ArrayList<>(List.of(Objects.requireNonNull(executable())));
 		// the configuration file comes first; a Sentinel rewrites it, and a restart reads what it wrote
 		if (Files.exists(dir.resolve(CONFIG_FILE))) {
@@ -327,9 +348,10 @@ public final class RedisServer implements AutoCloseable {
 		command.addAll(List.of("--port", Integer.toString(port), "--bind",
 				HOST, "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir", dir.toString()));
 		command.addAll(extraArgs);
-		return new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(dir.resolve("redis.log").toFile())
-			.start();
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(dir.resolve("redis.log").toFile());
+		builder.environment().putAll(environment);
+		return builder.start();
 	}
 
 	/**
