@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.locks.Lock;
 
 /**
@@ -105,6 +106,7 @@ public final class UncontendedCost {
 			admin.resetStats();
 			double redisCpu = admin.cpuSeconds();
 			long allocated = allocatedBytes();
+			ThreadCpu threads = ThreadCpu.start();
 			long cpu = ThreadCpu.processCpuNanos();
 			long start = System.nanoTime();
 			for (int i = 0; i < pairs; i++) {
@@ -113,6 +115,12 @@ public final class UncontendedCost {
 			}
 			long wall = System.nanoTime() - start;
 			cpu = ThreadCpu.processCpuNanos() - cpu;
+			Map<String, Double> byThread = threads.stop();
+			System.out.printf("[cost threads] %s: %s%n", peerName, byThread.entrySet()
+				.stream()
+				.filter((e) -> e.getValue() * 1e6 / pairs >= 1)
+				.map((e) -> e.getKey() + " " + String.format("%.1f", e.getValue() * 1e6 / pairs) + " µs")
+				.toList());
 			allocated = allocatedBytes() - allocated;
 			redisCpu = admin.cpuSeconds() - redisCpu;
 			long[] counted = admin.commandStats().requestsInsideScriptMicros();
