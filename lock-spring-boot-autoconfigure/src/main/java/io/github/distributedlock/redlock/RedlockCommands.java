@@ -37,10 +37,16 @@ final class RedlockCommands {
 	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis) {
 		String[] args = { keys.lock(), keys.counter(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
-		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease),
-				(reply) -> reply instanceof List<?> list && !list.isEmpty() && Long.valueOf(1).equals(list.get(0)),
+		// filled in also by the votes that answer after the quorum: their nodes need no withdrawal marker
+		boolean[] answered = new boolean[this.nodes.size()];
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease)
+			.whenComplete((reply, failure) -> {
+				if (failure == null) {
+					answered[i] = true;
+				}
+			}), (reply) -> reply instanceof List<?> list && !list.isEmpty() && Long.valueOf(1).equals(list.get(0)),
 				this.settings.quorum())
-			.thenApply(Votes::of);
+			.thenApply((replies) -> Votes.of(replies, answered));
 	}
 
 	/**
@@ -86,7 +92,7 @@ final class RedlockCommands {
 	CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
 		String[] args = { keys.lock(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
-		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.RELEASE, args, attempt,
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> releaseOn(node, args, attempt,
 				(answered == null || answered[i]) ? "0" : lease), (reply) -> Long.valueOf(1).equals(reply),
 				this.settings.quorum());
 	}
@@ -107,7 +113,18 @@ final class RedlockCommands {
 		String lease = Long.toString(leaseMillis);
 		return NodeReplies.sendToAll(this.nodes, (node, i) -> first.answered(i)
 				? CompletableFuture.completedFuture(first.replies().get(i))
-				: node.eval(RedlockScript.RELEASE, args, attempt, answered[i] ? "0" : lease));
+				: releaseOn(node, args, attempt, answered[i] ? "0" : lease));
+	}
+
+	/**
+	 * Sends a release to one node: with {@code EVALSHA}, but with the text where it sets a withdrawal marker. That
+	 * node's vote did not answer, so it is slow or unreachable, and the marker must be set even if this client
+	 * stops waiting: an {@code EVALSHA} answered {@code NOSCRIPT} too late would never be sent again as text.
+	 */
+	private static CompletableFuture<Object> releaseOn(RedlockNode node, String[] keys, String attempt,
+			String marker) {
+		return "0".equals(marker) ? node.eval(RedlockScript.RELEASE, keys, attempt, marker)
+				: node.evalText(RedlockScript.RELEASE, keys, attempt, marker);
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -77,7 +78,10 @@ final class RedlockNode implements AutoCloseable {
 	}
 
 	/**
-	 * Runs a script on this node.
+	 * Runs a script on this node by its SHA1 ({@code EVALSHA}), so that no script text goes over the wire, and
+	 * with its text ({@code EVAL}) when the node answers {@code NOSCRIPT}: a node restarted empty, or whose
+	 * script cache was flushed, has none of them. The {@code EVAL} is sent only once the {@code NOSCRIPT}
+	 * answer came; a command that must run even if this client stops waiting for it uses {@link #evalText}.
 	 * @param script the script
 	 * @param keys its keys
 	 * @param args its arguments
@@ -85,6 +89,24 @@ final class RedlockNode implements AutoCloseable {
 	 * be reached, did not answer within the per-node timeout, or the script failed
 	 */
 	CompletableFuture<Object> eval(RedlockScript script, String[] keys, String... args) {
+		return withConnection((conn) -> conn.async()
+			.<Object>evalsha(script.sha1(), script.output(), keys, args)
+			.toCompletableFuture()
+			.exceptionallyCompose((ex) -> isNoScript(ex) ? conn.async()
+				.<Object>eval(script.source(), script.output(), keys, args)
+				.toCompletableFuture() : CompletableFuture.failedFuture(ex)));
+	}
+
+	/**
+	 * Runs a script on this node with its text ({@code EVAL}): for a command that must run even when this
+	 * client stops waiting for its reply (the node is slow). An {@code EVALSHA} answered {@code NOSCRIPT} after
+	 * the per-node timeout would never be followed by its text, so the command would not run at all.
+	 * @param script the script
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @return completes with the script's reply, or fails as {@link #eval} does
+	 */
+	CompletableFuture<Object> evalText(RedlockScript script, String[] keys, String... args) {
 		return withConnection((conn) -> conn.async()
 			.<Object>eval(script.source(), script.output(), keys, args)
 			.toCompletableFuture());
@@ -150,6 +172,16 @@ final class RedlockNode implements AutoCloseable {
 	@Override
 	public String toString() {
 		return "Redlock node " + this.name;
+	}
+
+	private static boolean isNoScript(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof RedisNoScriptException
+					|| (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"))) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static String redact(String url) {

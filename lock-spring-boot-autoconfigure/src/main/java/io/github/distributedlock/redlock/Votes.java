@@ -9,7 +9,8 @@ import java.util.List;
  * Immutable and thread-safe.
  *
  * @param granted per node, whether it granted the key to this attempt
- * @param answered per node, whether it answered at all (a node that did not may still run the vote later)
+ * @param answered per node, whether it answered at all (a node that did not may still run the vote later; it may
+ * turn {@code true} later, see {@link #of(NodeReplies, boolean[])})
  * @param greatestCounter the greatest token basis among the granting nodes (0 if none)
  * @param shortestRefusal the shortest remaining lease of another holder among the refusing nodes, in
  * milliseconds, or -1 if no node reported one
@@ -22,9 +23,21 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 	 * @return the votes
 	 */
 	static Votes of(NodeReplies replies) {
+		return of(replies, new boolean[replies.replies().size()]);
+	}
+
+	/**
+	 * Reads the replies of {@code vote.lua} into an array of answers that the votes still under way fill in as
+	 * they answer, after the quorum decided. Read without synchronisation: a late answer not seen yet only costs
+	 * a withdrawal marker that was not needed, never a missing one (the array only turns {@code true}, and only
+	 * once the node ran the vote).
+	 * @param replies one per node
+	 * @param answered per node, whether its vote answered; set here for every reply known now
+	 * @return the votes, whose {@link #answered()} is that array
+	 */
+	static Votes of(NodeReplies replies, boolean[] answered) {
 		int n = replies.replies().size();
 		boolean[] granted = new boolean[n];
-		boolean[] answered = new boolean[n];
 		long greatest = 0;
 		long shortest = -1;
 		for (int i = 0; i < n; i++) {
