@@ -5,7 +5,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The commands of the Redlock store, each sent to every node at once ({@link NodeReplies#sendUntilQuorum}): the vote,
- * the token's record, the renewal and the release. Thread-safe.
+ * the token's record, the renewal and the release (which publishes the key on the release channel where a
+ * waiting attempt was refused). Thread-safe.
  */
 final class RedlockCommands {
 
@@ -13,9 +14,12 @@ final class RedlockCommands {
 
 	private final RedlockSettings settings;
 
+	private final String channel;
+
 	RedlockCommands(List<RedlockNode> nodes, RedlockSettings settings) {
 		this.nodes = List.copyOf(nodes);
 		this.settings = settings;
+		this.channel = RedlockKeys.channel(settings.keyPrefix());
 	}
 
 	List<RedlockNode> nodes() {
@@ -35,11 +39,25 @@ final class RedlockCommands {
 	 * @return completes with the votes; never fails
 	 */
 	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis) {
+		return vote(keys, attempt, leaseMillis, false);
+	}
+
+	/**
+	 * Phase 1 as {@link #vote(RedlockKeys, String, long)}, for an attempt that may wait: a node that refuses it
+	 * marks the holder's key, so that its release publishes the key on the release channel.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease
+	 * @param waits whether the attempt waits when refused
+	 * @return completes with the votes; never fails
+	 */
+	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis, boolean waits) {
 		String[] args = { keys.lock(), keys.counter(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
+		String marks = waits ? "1" : "0";
 		// filled in also by the votes that answer after the quorum: their nodes need no withdrawal marker
 		boolean[] answered = new boolean[this.nodes.size()];
-		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease)
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease, marks)
 			.whenComplete((reply, failure) -> {
 				if (failure == null) {
 					answered[i] = true;
@@ -121,10 +139,9 @@ final class RedlockCommands {
 	 * node's vote did not answer, so it is slow or unreachable, and the marker must be set even if this client
 	 * stops waiting: an {@code EVALSHA} answered {@code NOSCRIPT} too late would never be sent again as text.
 	 */
-	private static CompletableFuture<Object> releaseOn(RedlockNode node, String[] keys, String attempt,
-			String marker) {
-		return "0".equals(marker) ? node.eval(RedlockScript.RELEASE, keys, attempt, marker)
-				: node.evalText(RedlockScript.RELEASE, keys, attempt, marker);
+	private CompletableFuture<Object> releaseOn(RedlockNode node, String[] keys, String attempt, String marker) {
+		return "0".equals(marker) ? node.eval(RedlockScript.RELEASE, keys, attempt, marker, this.channel)
+				: node.evalText(RedlockScript.RELEASE, keys, attempt, marker, this.channel);
 	}
 
 }

@@ -9,7 +9,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  * fencing tokens that strictly increase across successive holders (see {@code docs/redlock.md}). An acquisition
  * is {@link RedlockAcquisition}, renewal {@link RedlockRenewer}, the release {@link RedlockReleases}. Re-entries
  * are counted in this client: a re-entry needs no new vote, only a validity that has not ended. Read/write locks,
- * semaphores and minimum holds are not supported ({@link #capabilities()}); waiting is by retry after a random
- * delay, not by release notifications. Thread-safe.
+ * semaphores and minimum holds are not supported ({@link #capabilities()}); a waiting acquisition is woken by the
+ * release notifications of the nodes ({@link RedlockNotifications}), with a retry delay as fallback. Thread-safe.
  */
 public final class RedlockLockClient implements LockClient {
 
@@ -43,6 +42,8 @@ public final class RedlockLockClient implements LockClient {
 	private final RedlockSettings settings;
 
 	private final RedlockCommands commands;
+
+	private final RedlockNotifications notifications;
 
 	private final ScheduledExecutorService scheduler;
 
@@ -78,10 +79,11 @@ public final class RedlockLockClient implements LockClient {
 			throw ex;
 		}
 		this.commands = new RedlockCommands(nodes, settings);
+		this.notifications = new RedlockNotifications(nodes, settings.keyPrefix());
 		nodes.forEach(RedlockNode::connect);
+		this.notifications.start();
 		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = Executors.defaultThreadFactory().newThread(task);
-			thread.setName("redlock-" + this.clientId.substring(0, 8));
+			Thread thread = new Thread(task, "redlock-" + this.clientId.substring(0, 8));
 			thread.setDaemon(true);
 			return thread;
 		});
@@ -107,6 +109,11 @@ public final class RedlockLockClient implements LockClient {
 	 */
 	public void setLockObserver(LockObserver observer) {
 		this.events.setObserver(observer);
+	}
+
+	/** The release notifications, for the tests. */
+	RedlockNotifications notifications() {
+		return this.notifications;
 	}
 
 	@Override
@@ -183,7 +190,7 @@ public final class RedlockLockClient implements LockClient {
 			}
 		}
 		Long timeout = (request.timeout() == null) ? null : request.timeout().toNanos();
-		RedlockAcquisition acquisition = new RedlockAcquisition(this.commands, this.scheduler,
+		RedlockAcquisition acquisition = new RedlockAcquisition(this.commands, this.notifications, this.scheduler,
 				() -> attemptId(owner), id, RedlockKeys.of(this.settings.keyPrefix(), request.key()),
 				request.lease().toMillis(), request.autoRenew(), timeout);
 		CompletableFuture<@Nullable LockHandle> result = new CompletableFuture<>();

@@ -11,6 +11,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -110,6 +111,21 @@ final class RedlockNode implements AutoCloseable {
 		return withConnection((conn) -> conn.async()
 			.<Object>eval(script.source(), script.output(), keys, args)
 			.toCompletableFuture());
+	}
+
+	/**
+	 * Opens a publish/subscribe connection to this node (Lettuce reconnects it, and subscribes it again, by
+	 * itself once open); closed with the node.
+	 * @return completes with the connection, or fails: the node is closed or could not be reached
+	 */
+	CompletableFuture<StatefulRedisPubSubConnection<String, String>> connectPubSub() {
+		synchronized (this) {
+			if (this.closed) {
+				return CompletableFuture
+					.failedFuture(new IllegalStateException("Redlock node " + this.name + " is closed"));
+			}
+		}
+		return this.client.connectPubSubAsync(StringCodec.UTF8, this.uri).toCompletableFuture();
 	}
 
 	/**

@@ -1,0 +1,166 @@
+package io.github.distributedlock.redlock;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The release notifications of one Redlock client: one publish/subscribe connection per node, subscribed to the
+ * release channel ({@code <key prefix>__released}), shared by every waiting acquisition of the client (not one
+ * per key). A message is the Redis key of a lock that a node freed while someone waited for it
+ * ({@code release.lua}); each acquisition waiting for that key is woken, from whichever node the message comes.
+ * Delivery is at most once (a message published while a connection is down is lost) and a message may come
+ * more than once (one per node): a waiter takes a message only as a reason to vote again, and its retry delay
+ * stays the fallback. A node whose subscription could not be made is tried again when an acquisition starts to
+ * wait, at most once per second. Thread-safe.
+ */
+final class RedlockNotifications {
+
+	private static final Log logger = LogFactory.getLog(RedlockNotifications.class);
+
+	/** How often a failed subscription is tried again, at most. */
+	private static final long RESUBSCRIBE_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+	private final List<RedlockNode> nodes;
+
+	private final String channel;
+
+	/** Per node, its subscription: completes with the connection once subscribed, or fails. */
+	private final AtomicReferenceArray<@Nullable CompletableFuture<StatefulRedisPubSubConnection<String, String>>> subscriptions;
+
+	/** Per node, the {@link System#nanoTime()} of its last subscription attempt. */
+	private final AtomicLongArray lastTries;
+
+	/** The waiters of each Redis key: each is run when the key is published. */
+	private final Map<String, Set<Runnable>> waiters = new ConcurrentHashMap<>();
+
+	private final RedisPubSubAdapter<String, String> listener = new RedisPubSubAdapter<>() {
+
+		@Override
+		public void message(String channel, String message) {
+			released(message);
+		}
+
+	};
+
+	/**
+	 * Creates the notifications of a client; {@link #start()} subscribes.
+	 * @param nodes the nodes
+	 * @param keyPrefix the key prefix, which the channel starts with
+	 */
+	RedlockNotifications(List<RedlockNode> nodes, String keyPrefix) {
+		this.nodes = List.copyOf(nodes);
+		this.channel = RedlockKeys.channel(keyPrefix);
+		this.subscriptions = new AtomicReferenceArray<>(nodes.size());
+		this.lastTries = new AtomicLongArray(nodes.size());
+	}
+
+	/**
+	 * Starts subscribing on every node, without waiting.
+	 */
+	void start() {
+		for (int i = 0; i < this.nodes.size(); i++) {
+			subscribe(i, System.nanoTime(), false);
+		}
+	}
+
+	/**
+	 * Registers a waiter of a key until the returned registration is closed, and tries again the subscriptions
+	 * that failed (at most once per second each).
+	 * @param redisKey the lock's Redis key, {@code <prefix><key>}
+	 * @param wake run, on a Redis client's I/O thread, each time a node publishes the key: must be quick and
+	 * must not block
+	 * @return closes the registration; closing it again does nothing
+	 */
+	Runnable register(String redisKey, Runnable wake) {
+		resubscribeFailed();
+		// compute, not computeIfAbsent + add: the last waiter's removal may drop the set in between
+		this.waiters.compute(redisKey, (key, set) -> {
+			Set<Runnable> current = (set != null) ? set : ConcurrentHashMap.newKeySet();
+			current.add(wake);
+			return current;
+		});
+		return () -> this.waiters.computeIfPresent(redisKey, (key, set) -> {
+			set.remove(wake);
+			return set.isEmpty() ? null : set;
+		});
+	}
+
+	/**
+	 * Counts the nodes whose subscription is made and whose connection is open now.
+	 * @return how many nodes' release notifications this client hears
+	 */
+	int listening() {
+		int count = 0;
+		for (int i = 0; i < this.nodes.size(); i++) {
+			CompletableFuture<StatefulRedisPubSubConnection<String, String>> subscription = this.subscriptions.get(i);
+			if (subscription != null && subscription.isDone() && !subscription.isCompletedExceptionally()
+					&& subscription.join().isOpen()) {
+				count++;
+			}
+		}
+		return count;
+	}
+
+	private void released(String redisKey) {
+		Set<Runnable> set = this.waiters.get(redisKey);
+		if (set != null) {
+			for (Runnable wake : set) {
+				wake.run();
+			}
+		}
+	}
+
+	private void resubscribeFailed() {
+		long now = System.nanoTime();
+		for (int i = 0; i < this.nodes.size(); i++) {
+			CompletableFuture<StatefulRedisPubSubConnection<String, String>> subscription = this.subscriptions.get(i);
+			long last = this.lastTries.get(i);
+			if (subscription != null && subscription.isCompletedExceptionally() && now - last >= RESUBSCRIBE_NANOS
+					&& this.lastTries.compareAndSet(i, last, now)) {
+				subscribe(i, now, true);
+			}
+		}
+	}
+
+	private void subscribe(int node, long now, boolean again) {
+		this.lastTries.set(node, now);
+		RedlockNode target = this.nodes.get(node);
+		CompletableFuture<StatefulRedisPubSubConnection<String, String>> subscription = target.connectPubSub()
+			.thenCompose((connection) -> {
+				connection.addListener(this.listener);
+				// Lettuce subscribes a reconnected connection again by itself
+				return connection.async()
+					.subscribe(this.channel)
+					.toCompletableFuture()
+					.whenComplete((done, failure) -> {
+						if (failure != null) {
+							connection.closeAsync();
+						}
+					})
+					.thenApply((done) -> connection);
+			});
+		this.subscriptions.set(node, subscription);
+		subscription.whenComplete((connection, failure) -> {
+			if (failure != null && again) {
+				logger.debug("Still cannot subscribe to the release channel of " + target + ": " + failure);
+			}
+			else if (failure != null) {
+				logger.warn("Cannot subscribe to the release channel '" + this.channel + "' of " + target
+						+ " (waiters of locks there vote again after their retry delay instead): " + failure);
+			}
+		});
+	}
+
+}
