@@ -2,6 +2,10 @@ package io.github.distributedlock.redlock;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+
+import io.lettuce.core.RedisCommandTimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The commands of the Redlock store, each sent to every node at once ({@link NodeReplies#sendUntilQuorum}): the vote,
@@ -16,10 +20,17 @@ final class RedlockCommands {
 
 	private final String channel;
 
+	private volatile RedlockVoteObserver voteObserver = RedlockVoteObserver.NONE;
+
 	RedlockCommands(List<RedlockNode> nodes, RedlockSettings settings) {
 		this.nodes = List.copyOf(nodes);
 		this.settings = settings;
 		this.channel = RedlockKeys.channel(settings.keyPrefix());
+	}
+
+	void setVoteObserver(RedlockVoteObserver observer) {
+		observer.nodes(this.nodes.stream().map(RedlockNode::name).toList());
+		this.voteObserver = observer;
 	}
 
 	List<RedlockNode> nodes() {
@@ -62,9 +73,39 @@ final class RedlockCommands {
 				if (failure == null) {
 					answered[i] = true;
 				}
+				tell(node, reply, failure);
 			}), (reply) -> reply instanceof List<?> list && !list.isEmpty() && Long.valueOf(1).equals(list.get(0)),
 				this.settings.quorum())
 			.thenApply((replies) -> Votes.of(replies, answered));
+	}
+
+	private void tell(RedlockNode node, @Nullable Object reply, @Nullable Throwable failure) {
+		RedlockVoteObserver.VoteOutcome outcome;
+		if (failure != null) {
+			outcome = isTimeout(failure) ? RedlockVoteObserver.VoteOutcome.TIMEOUT
+					: RedlockVoteObserver.VoteOutcome.ERROR;
+		}
+		else if (reply instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Long result) {
+			outcome = (result == 1L) ? RedlockVoteObserver.VoteOutcome.GRANTED : RedlockVoteObserver.VoteOutcome.REFUSED;
+		}
+		else {
+			outcome = RedlockVoteObserver.VoteOutcome.ERROR;
+		}
+		try {
+			this.voteObserver.voted(node.name(), outcome);
+		}
+		catch (RuntimeException ex) {
+			// an observer's failure never changes a vote
+		}
+	}
+
+	private static boolean isTimeout(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof TimeoutException || cause instanceof RedisCommandTimeoutException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**

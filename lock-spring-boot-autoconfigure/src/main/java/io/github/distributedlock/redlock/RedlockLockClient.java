@@ -68,20 +68,10 @@ public final class RedlockLockClient implements LockClient {
 	 */
 	public RedlockLockClient(RedlockSettings settings) {
 		this.settings = settings;
-		List<RedlockNode> nodes = new ArrayList<>();
-		try {
-			for (String url : settings.nodes()) {
-				nodes.add(new RedlockNode(url, settings.nodeTimeout()));
-			}
-		}
-		catch (RuntimeException ex) {
-			nodes.forEach(RedlockNode::close);
-			throw ex;
-		}
+		List<RedlockNode> nodes = RedlockNode.all(settings);
 		this.commands = new RedlockCommands(nodes, settings);
 		this.notifications = new RedlockNotifications(nodes, settings.keyPrefix());
-		nodes.forEach(RedlockNode::connect);
-		this.notifications.start();
+		this.notifications.start(nodes.stream().<CompletableFuture<?>>map(RedlockNode::connect).toList());
 		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "redlock-" + this.clientId.substring(0, 8));
 			thread.setDaemon(true);
@@ -114,6 +104,14 @@ public final class RedlockLockClient implements LockClient {
 	/** The release notifications, for the tests. */
 	RedlockNotifications notifications() {
 		return this.notifications;
+	}
+
+	/**
+	 * Sets who is told how each node answered each vote (per-node meters); tells it the nodes at once.
+	 * @param observer the observer, {@link RedlockVoteObserver#NONE} for nobody
+	 */
+	public void setVoteObserver(RedlockVoteObserver observer) {
+		this.commands.setVoteObserver(observer);
 	}
 
 	@Override

@@ -1,6 +1,8 @@
 package io.github.distributedlock.redlock;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -63,6 +65,26 @@ final class RedlockNode implements AutoCloseable {
 	}
 
 	/**
+	 * Creates the nodes of a Redlock, without connecting.
+	 * @param settings the settings, with the nodes' URLs
+	 * @return one node per URL, in their order
+	 * @throws IllegalArgumentException if a URL is malformed (the nodes made so far are closed)
+	 */
+	static List<RedlockNode> all(RedlockSettings settings) {
+		List<RedlockNode> nodes = new ArrayList<>();
+		try {
+			for (String url : settings.nodes()) {
+				nodes.add(new RedlockNode(url, settings.nodeTimeout()));
+			}
+		}
+		catch (RuntimeException ex) {
+			nodes.forEach(RedlockNode::close);
+			throw ex;
+		}
+		return nodes;
+	}
+
+	/**
 	 * Returns the node's name for messages and logs.
 	 * @return {@code host:port}, never the password
 	 */
@@ -73,9 +95,10 @@ final class RedlockNode implements AutoCloseable {
 	/**
 	 * Starts opening the connection without waiting, so that the first vote does not pay for it within the
 	 * per-node timeout.
+	 * @return completes when the connection is open, or fails
 	 */
-	void connect() {
-		connection();
+	CompletableFuture<?> connect() {
+		return connection();
 	}
 
 	/**

@@ -67,11 +67,27 @@ final class RedlockNotifications {
 	}
 
 	/**
-	 * Starts subscribing on every node, without waiting.
+	 * Starts subscribing on every node, without waiting: on each once its command connection opened, so that the
+	 * startup does not open twice as many connections at once (each handshake is bounded by the per-node
+	 * timeout); on a node whose connection failed, when an acquisition first waits.
+	 * @param connections per node, its command connection's opening
 	 */
-	void start() {
+	void start(List<CompletableFuture<?>> connections) {
 		for (int i = 0; i < this.nodes.size(); i++) {
-			subscribe(i, System.nanoTime(), false);
+			int node = i;
+			long now = System.nanoTime();
+			this.lastTries.set(node, now);
+			CompletableFuture<StatefulRedisPubSubConnection<String, String>> waiting = new CompletableFuture<>();
+			this.subscriptions.set(node, waiting);
+			connections.get(i).whenComplete((connection, failure) -> {
+				if (failure == null) {
+					subscribe(node, now, false);
+				}
+				else {
+					// the startup check tells that the node cannot be reached
+					waiting.completeExceptionally(failure);
+				}
+			});
 		}
 	}
 
