@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  * ({@code record.lua}) on the granting nodes; with a quorum of records, the validity
  * {@code lease - elapsed - drift}; held if it is at least the minimum validity. Any other outcome withdraws the
  * attempt on every node (also those that did not answer, which get a withdrawal marker) and tries again within
- * the deadline: after a round that no node granted because another attempt holds the key, as soon as a node
+ * the deadline: after a round that no node granted because other attempts hold the key, or that a quorum
+ * refused for one other attempt (which then holds the lock, its vote on this attempt's granting node came
+ * late), as soon as a node
  * publishes the key's release ({@link RedlockWait}), or at the latest after a random delay between half the retry
  * delay and the retry delay (no later than the holder's lease ends where it ends first); after any other round
  * (a split vote between contenders, nodes that did not answer), after a random delay of up to the retry delay, as
@@ -55,6 +57,9 @@ final class RedlockAcquisition {
 
 	/** The last round's votes, {@code null} before the first. */
 	private volatile @Nullable Votes lastVotes;
+
+	/** How long the last round's vote took to decide, in nanoseconds. */
+	private volatile long lastVoteNanos;
 
 	/** How this acquisition waits for a release; {@code null} when it tries once. */
 	private final @Nullable RedlockWait wait;
@@ -99,7 +104,10 @@ final class RedlockAcquisition {
 		String attempt = this.attempts.get();
 		long start = System.nanoTime();
 		this.commands.vote(this.keys, attempt, this.leaseMillis, this.wait != null)
-			.thenCompose((votes) -> afterVotes(attempt, start, votes))
+			.thenCompose((votes) -> {
+				this.lastVoteNanos = System.nanoTime() - start;
+				return afterVotes(attempt, start, votes);
+			})
 			.whenComplete((hold, failure) -> {
 				if (failure != null) {
 					this.result.completeExceptionally(failure);
@@ -137,10 +145,13 @@ final class RedlockAcquisition {
 	}
 
 	private CompletableFuture<@Nullable RedlockHold> withdraw(String attempt, Votes votes) {
-		return this.commands.release(this.keys, attempt, this.leaseMillis, votes.answered()).thenApply((r) -> null);
+		return this.commands.withdraw(this.keys, attempt, this.leaseMillis, votes.answered()).thenApply((r) -> null);
 	}
 
 	private void again() {
+		if (this.wait != null) {
+			this.wait.roundFailed();
+		}
 		long left = this.deadline - System.nanoTime();
 		if (this.tryOnce || (!this.waitsForever && left <= 0)) {
 			int quorum = this.commands.settings().quorum();
@@ -156,11 +167,16 @@ final class RedlockAcquisition {
 		}
 		long retry = this.commands.settings().retryDelay().toNanos();
 		Votes votes = this.lastVotes;
-		if (this.wait != null && votes != null && votes.grants() == 0 && votes.shortestRefusal() > 0) {
-			// held by another: its release wakes this acquisition; the fallback covers a lost message
+		int quorum = this.commands.settings().quorum();
+		if (this.wait != null && votes != null && votes.shortestRefusal() > 0
+				&& (votes.grants() == 0 || votes.largestHolder() >= quorum)) {
+			// held by another (or only by others): a release wakes this acquisition; the fallback covers a lost
+			// message
 			long fallback = Math.min(retry / 2 + ThreadLocalRandom.current().nextLong(retry - retry / 2 + 1),
 					TimeUnit.MILLISECONDS.toNanos(votes.shortestRefusal() + 1));
-			this.wait.park(this.waitsForever ? fallback : Math.min(fallback, left));
+			// woken: after a random delay of up to one vote's time, so that waiters woken together spread out
+			this.wait.park(this.waitsForever ? fallback : Math.min(fallback, left),
+					Math.min(retry, this.lastVoteNanos));
 			return;
 		}
 		long delay = ThreadLocalRandom.current().nextLong(retry + 1);

@@ -149,10 +149,29 @@ final class RedlockCommands {
 	 * deleted it (or no longer can), without waiting for the slowest node, whose release still runs; never fails
 	 */
 	CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
+		return release(keys, attempt, leaseMillis, answered, this.channel);
+	}
+
+	/**
+	 * Withdraws an attempt that did not win, as {@link #release} does, but publishes nothing: the waiters of the
+	 * key are not all woken at once by the end of a split vote, which would make them split the nodes again;
+	 * they and the contenders vote again after their random delays.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease: how long a withdrawal marker lives
+	 * @param answered per node, whether its vote answered
+	 * @return completes as {@link #release}'s does; never fails
+	 */
+	CompletableFuture<NodeReplies> withdraw(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
+		return release(keys, attempt, leaseMillis, answered, "");
+	}
+
+	private CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis,
+			boolean[] answered, String channel) {
 		String[] args = { keys.lock(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
 		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> releaseOn(node, args, attempt,
-				(answered == null || answered[i]) ? "0" : lease), (reply) -> Long.valueOf(1).equals(reply),
+				(answered == null || answered[i]) ? "0" : lease, channel), (reply) -> Long.valueOf(1).equals(reply),
 				this.settings.quorum());
 	}
 
@@ -172,7 +191,7 @@ final class RedlockCommands {
 		String lease = Long.toString(leaseMillis);
 		return NodeReplies.sendToAll(this.nodes, (node, i) -> first.answered(i)
 				? CompletableFuture.completedFuture(first.replies().get(i))
-				: releaseOn(node, args, attempt, answered[i] ? "0" : lease));
+				: releaseOn(node, args, attempt, answered[i] ? "0" : lease, this.channel));
 	}
 
 	/**
@@ -180,9 +199,10 @@ final class RedlockCommands {
 	 * node's vote did not answer, so it is slow or unreachable, and the marker must be set even if this client
 	 * stops waiting: an {@code EVALSHA} answered {@code NOSCRIPT} too late would never be sent again as text.
 	 */
-	private CompletableFuture<Object> releaseOn(RedlockNode node, String[] keys, String attempt, String marker) {
-		return "0".equals(marker) ? node.eval(RedlockScript.RELEASE, keys, attempt, marker, this.channel)
-				: node.evalText(RedlockScript.RELEASE, keys, attempt, marker, this.channel);
+	private static CompletableFuture<Object> releaseOn(RedlockNode node, String[] keys, String attempt,
+			String marker, String channel) {
+		return "0".equals(marker) ? node.eval(RedlockScript.RELEASE, keys, attempt, marker, channel)
+				: node.evalText(RedlockScript.RELEASE, keys, attempt, marker, channel);
 	}
 
 }

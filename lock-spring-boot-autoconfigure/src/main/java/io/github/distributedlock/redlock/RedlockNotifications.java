@@ -2,9 +2,11 @@ package io.github.distributedlock.redlock;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -19,10 +21,13 @@ import org.jspecify.annotations.Nullable;
  * The release notifications of one Redlock client: one publish/subscribe connection per node, subscribed to the
  * release channel ({@code <key prefix>__released}), shared by every waiting acquisition of the client (not one
  * per key). A message is the Redis key of a lock that a node freed while someone waited for it
- * ({@code release.lua}); each acquisition waiting for that key is woken, from whichever node the message comes.
- * Delivery is at most once (a message published while a connection is down is lost) and a message may come
- * more than once (one per node): a waiter takes a message only as a reason to vote again, and its retry delay
- * stays the fallback. A node whose subscription could not be made is tried again when an acquisition starts to
+ * ({@code release.lua}), from whichever node it comes. A message wakes the longest-registered acquisition of this
+ * client that waits for that key between two rounds, and tells the ones it passes, which are voting, to vote
+ * again at once after their round: one waiter per message, not all of them, so the client's threads do not all
+ * vote at once and split the nodes among themselves (the others wait for the next release). Delivery is at most
+ * once (a message published while a connection is down is lost) and a message may come more than once (one per
+ * node, so a release wakes up to one waiter per node): a waiter takes a message only as a reason to vote again,
+ * and its retry delay stays the fallback. A node whose subscription could not be made is tried again when an acquisition starts to
  * wait, at most once per second. Thread-safe.
  */
 final class RedlockNotifications {
@@ -42,8 +47,8 @@ final class RedlockNotifications {
 	/** Per node, the {@link System#nanoTime()} of its last subscription attempt. */
 	private final AtomicLongArray lastTries;
 
-	/** The waiters of each Redis key: each is run when the key is published. */
-	private final Map<String, Set<Runnable>> waiters = new ConcurrentHashMap<>();
+	/** The waiters of each Redis key, longest registered first. */
+	private final Map<String, Queue<BooleanSupplier>> waiters = new ConcurrentHashMap<>();
 
 	private final RedisPubSubAdapter<String, String> listener = new RedisPubSubAdapter<>() {
 
@@ -95,21 +100,22 @@ final class RedlockNotifications {
 	 * Registers a waiter of a key until the returned registration is closed, and tries again the subscriptions
 	 * that failed (at most once per second each).
 	 * @param redisKey the lock's Redis key, {@code <prefix><key>}
-	 * @param wake run, on a Redis client's I/O thread, each time a node publishes the key: must be quick and
-	 * must not block
+	 * @param offer offered, on a Redis client's I/O thread, a release of the key: answers whether it woke the
+	 * waiter, which was waiting between two rounds (then no later waiter is offered this message); must be quick
+	 * and must not block
 	 * @return closes the registration; closing it again does nothing
 	 */
-	Runnable register(String redisKey, Runnable wake) {
+	Runnable register(String redisKey, BooleanSupplier offer) {
 		resubscribeFailed();
-		// compute, not computeIfAbsent + add: the last waiter's removal may drop the set in between
-		this.waiters.compute(redisKey, (key, set) -> {
-			Set<Runnable> current = (set != null) ? set : ConcurrentHashMap.newKeySet();
-			current.add(wake);
+		// compute, not computeIfAbsent + add: the last waiter's removal may drop the queue in between
+		this.waiters.compute(redisKey, (key, queue) -> {
+			Queue<BooleanSupplier> current = (queue != null) ? queue : new ConcurrentLinkedQueue<>();
+			current.add(offer);
 			return current;
 		});
-		return () -> this.waiters.computeIfPresent(redisKey, (key, set) -> {
-			set.remove(wake);
-			return set.isEmpty() ? null : set;
+		return () -> this.waiters.computeIfPresent(redisKey, (key, queue) -> {
+			queue.remove(offer);
+			return queue.isEmpty() ? null : queue;
 		});
 	}
 
@@ -130,10 +136,12 @@ final class RedlockNotifications {
 	}
 
 	private void released(String redisKey) {
-		Set<Runnable> set = this.waiters.get(redisKey);
-		if (set != null) {
-			for (Runnable wake : set) {
-				wake.run();
+		Queue<BooleanSupplier> queue = this.waiters.get(redisKey);
+		if (queue != null) {
+			for (BooleanSupplier offer : queue) {
+				if (offer.getAsBoolean()) {
+					return;
+				}
 			}
 		}
 	}

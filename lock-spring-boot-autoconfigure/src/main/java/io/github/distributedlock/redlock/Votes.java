@@ -1,6 +1,8 @@
 package io.github.distributedlock.redlock;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The outcome of phase 1 of one acquisition round (the votes of {@code vote.lua}): which nodes granted the key
@@ -14,8 +16,10 @@ import java.util.List;
  * @param greatestCounter the greatest token basis among the granting nodes (0 if none)
  * @param shortestRefusal the shortest remaining lease of another holder among the refusing nodes, in
  * milliseconds, or -1 if no node reported one
+ * @param largestHolder how many nodes refused for one other attempt, the one that has the most of them (0 if
+ * none): a quorum of them means that attempt holds the lock, and this one waits for its release
  */
-record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long shortestRefusal) {
+record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long shortestRefusal, int largestHolder) {
 
 	/**
 	 * Reads the replies of {@code vote.lua}.
@@ -40,8 +44,9 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 		boolean[] granted = new boolean[n];
 		long greatest = 0;
 		long shortest = -1;
+		Map<Object, Integer> holders = new HashMap<>();
 		for (int i = 0; i < n; i++) {
-			if (replies.replies().get(i) instanceof List<?> reply && reply.size() == 2
+			if (replies.replies().get(i) instanceof List<?> reply && reply.size() >= 2
 					&& reply.get(0) instanceof Long result && reply.get(1) instanceof Long value) {
 				answered[i] = true;
 				if (result == 1L) {
@@ -51,9 +56,13 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 				else if (result == 0L && value > 0) {
 					shortest = (shortest < 0) ? value : Math.min(shortest, value);
 				}
+				if (result == 0L && reply.size() == 3 && reply.get(2) != null) {
+					holders.merge(reply.get(2), 1, Integer::sum);
+				}
 			}
 		}
-		return new Votes(granted, answered, greatest, shortest);
+		int largest = holders.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+		return new Votes(granted, answered, greatest, shortest, largest);
 	}
 
 	/**

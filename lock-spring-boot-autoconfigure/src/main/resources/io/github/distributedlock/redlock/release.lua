@@ -8,7 +8,8 @@
 -- ARGV[3]: the release channel, '<key prefix>__released': when another attempt's vote was refused here while
 --          this one held the key (field 'w', see vote.lua), the deleted key's name (KEYS[1]) is published on it, so
 --          that the clients waiting for it vote again at once. pcall: a publish the user may not do (an ACL
---          without the channel) never undoes the release; the waiters try again after their retry delay.
+--          without the channel) never undoes the release; the waiters try again after their retry delay. Empty
+--          for the withdrawal of an attempt that did not win (a split vote): nothing is published.
 -- Returns 1 when the attempt held the key here and it was deleted; 0 when it did not hold it (nothing else
 --         changes: another owner's lock is never touched). The token counter stays: it outlives the lock.
 if tonumber(ARGV[2]) > 0 then
@@ -17,7 +18,7 @@ end
 local lock = redis.call('hmget', KEYS[1], 'owner', 'w')
 if lock[1] == ARGV[1] then
     redis.call('del', KEYS[1])
-    if lock[2] then
+    if lock[2] and ARGV[3] ~= '' then
         redis.pcall('publish', ARGV[3], KEYS[1])
     end
     return 1

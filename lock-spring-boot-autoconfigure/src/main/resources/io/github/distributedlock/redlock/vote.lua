@@ -12,8 +12,9 @@
 -- Returns {1, basis} when granted (also for a repeated vote of the same attempt, which changes nothing), with
 --         this node's token basis: the greater of its token counter and its clock (TIME, in microseconds), so
 --         that a node restarted empty still answers a basis above the tokens minted before, as long as the
---         nodes' clocks agree to within the time between two acquisitions; {0, pttl} when another attempt holds the key (or a key this store did not
---         write); {-1, 0} when the attempt was withdrawn: a late or re-sent vote (a timed-out command that Redis
+--         nodes' clocks agree to within the time between two acquisitions; {0, pttl, owner} when another attempt holds
+--         the key (its id: the client counts the nodes each holder has), {0, pttl} for a key this store did not
+--         write; {-1, 0} when the attempt was withdrawn: a late or re-sent vote (a timed-out command that Redis
 --         still runs, or one Lettuce re-sends after a reconnect) never takes the lock for an attempt that gave up.
 if redis.call('exists', KEYS[3]) == 1 then
     return { -1, 0 }
@@ -29,7 +30,7 @@ elseif owner ~= ARGV[1] then
     if ARGV[3] == '1' then
         redis.call('hset', KEYS[1], 'w', '1')
     end
-    return { 0, redis.call('pttl', KEYS[1]) }
+    return { 0, redis.call('pttl', KEYS[1]), owner }
 end
 local time = redis.call('time')
 local now = tonumber(time[1]) * 1000000 + tonumber(time[2])

@@ -32,9 +32,10 @@ class RedlockScriptCacheTests extends RedlockTopologyTests {
 		this.topology.awaitGone("sha");
 		for (RedisServer server : this.topology.servers) {
 			// every vote by SHA1 (the warm-up ran each script there); a node that had never recorded a token
-			// loads record.lua by its text once, and a release to a node whose vote had not answered sends its text
+			// loads record.lua by its text once, and a release to a node whose vote had not answered yet sends
+			// its text (at most once per acquisition): with EVAL every time, 6 to 9
 			assertThat(calls(server, "evalsha")).as("EVALSHA on %s", server.port()).isGreaterThanOrEqualTo(3);
-			assertThat(calls(server, "eval")).as("EVAL on %s", server.port()).isLessThanOrEqualTo(2);
+			assertThat(calls(server, "eval")).as("EVAL on %s", server.port()).isLessThanOrEqualTo(4);
 		}
 	}
 

@@ -41,6 +41,7 @@ class RedlockWaitTests extends RedlockTopologyTests {
 		// its fallback after a refusal is 2.5 to 5 s: only a notification wakes it sooner
 		RedlockLockClient waiter = listening(this.topology.client(Duration.ofMillis(250), Duration.ofSeconds(5)));
 		LockHandle held = RedlockTopology.acquired(holder, RedlockTopology.request("wake").build());
+		awaitHeldEverywhere("wake");
 		CompletableFuture<LockHandle> waiting = acquireInBackground(waiter, "wake");
 		awaitRefusedEverywhere("wake");
 		long released = System.nanoTime();
@@ -57,6 +58,7 @@ class RedlockWaitTests extends RedlockTopologyTests {
 		RedlockLockClient holder = this.topology.client();
 		RedlockLockClient waiter = listening(this.topology.client(Duration.ofMillis(250), Duration.ofMillis(400)));
 		LockHandle held = RedlockTopology.acquired(holder, RedlockTopology.request("lost-message").build());
+		awaitHeldEverywhere("lost-message");
 		CompletableFuture<LockHandle> waiting = acquireInBackground(waiter, "lost-message");
 		awaitRefusedEverywhere("lost-message");
 		// as if the messages were lost: the release publishes only where a waiter marked the key
@@ -116,6 +118,18 @@ class RedlockWaitTests extends RedlockTopologyTests {
 				throw new IllegalStateException(ex);
 			}
 		}, this.threads);
+	}
+
+	/**
+	 * Waits until the holder has the key on every node: its acquisition returns once a quorum granted, and the
+	 * last node may still be running its vote.
+	 */
+	private void awaitHeldEverywhere(String key) {
+		RedlockTopology.soon().untilAsserted(() -> {
+			for (int node = 0; node < this.topology.servers.size(); node++) {
+				assertThat(this.topology.ownerOn(node, key)).isNotNull();
+			}
+		});
 	}
 
 	/** Waits until the waiter's vote was refused on every node: it marked the holder's key there. */
