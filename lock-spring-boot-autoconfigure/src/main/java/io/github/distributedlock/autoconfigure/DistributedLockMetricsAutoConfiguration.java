@@ -6,6 +6,8 @@ import io.github.distributedlock.metrics.LockAcquireContext;
 import io.github.distributedlock.metrics.LockAcquireTimer;
 import io.github.distributedlock.metrics.LockMetrics;
 import io.github.distributedlock.metrics.LockObservationDecorator;
+import io.github.distributedlock.metrics.RedlockVoteMeters;
+import io.github.distributedlock.redlock.RedlockVoteObserver;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.MeterObservationHandler;
 import io.micrometer.observation.ObservationConvention;
@@ -18,6 +20,7 @@ import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -30,7 +33,8 @@ import org.springframework.context.annotation.Configuration;
  * {@code distributed.lock.acquire} observation of every acquisition with an {@link ObservationRegistry} (whose
  * meter handler, which Spring Boot adds, makes it a timer too). Both back off for a bean of the application's
  * own. The lost and renewal-failure counters of the lock names the annotations use exist at zero from the
- * startup. An {@link ObservationConvention} bean for {@link LockAcquireContext} replaces the default names.
+ * startup. An {@link ObservationConvention} bean for {@link LockAcquireContext} replaces the default names. On the
+ * Redlock store, {@link RedlockVoteMeters} counts each node's votes.
  * <p>
  * Where the observations make no meters (Micrometer without Actuator: no {@link ObservationRegistry} bean, or
  * Spring Boot's with no {@link MeterObservationHandler} bean), {@link LockAcquireTimer} makes the
@@ -79,6 +83,15 @@ public final class DistributedLockMetricsAutoConfiguration {
 		LockAcquireTimer distributedLockAcquireTimer(MeterRegistry registry,
 				ObjectProvider<ObservationConvention<LockAcquireContext>> convention) {
 			return new LockAcquireTimer(registry, convention.getIfUnique());
+		}
+
+		/** The per-node vote counters of the Redlock store, which tells them to its {@link RedlockVoteObserver}s. */
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(MeterRegistry.class)
+		@ConditionalOnProperty(name = "distributed-lock.store", havingValue = "redlock")
+		RedlockVoteMeters distributedLockRedlockVoteMeters(MeterRegistry registry) {
+			return new RedlockVoteMeters(registry);
 		}
 
 		@Bean

@@ -34,8 +34,9 @@ public class DistributedLockRedlockProperties {
 	private double driftFactor = 0.01;
 
 	/**
-	 * The longest random delay between two acquisition rounds of a waiting acquisition. A bare number means
-	 * milliseconds.
+	 * The longest random delay between two acquisition rounds of a waiting acquisition: after a split vote; one
+	 * refused by a holder is woken by the holder's release notification, and votes again after half to all of
+	 * this delay when none comes. A bare number means milliseconds.
 	 */
 	private Duration retryDelay = Duration.ofMillis(200);
 

@@ -10,6 +10,7 @@ import io.github.distributedlock.core.LockLostEventPublisher;
 import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.redlock.RedlockLockClient;
 import io.github.distributedlock.redlock.RedlockSettings;
+import io.github.distributedlock.redlock.RedlockVoteObserver;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -28,7 +29,8 @@ import org.springframework.util.ClassUtils;
  * Auto-configuration of the Redlock store, with {@code distributed-lock.store=redlock}: a
  * {@link RedlockLockClient} over the independent Redis primaries of {@code distributed-lock.redlock.nodes}, each
  * checked at startup (one server twice, replicas and Cluster members are refused, with a failure report naming
- * the node), the {@link DistributedLockTemplate} and the {@code @DistributedLock} advisor. Needs Lettuce
+ * the node), the {@link DistributedLockTemplate} and the {@code @DistributedLock} advisor. Its per-node vote
+ * meters ({@link RedlockVoteObserver} beans) come from {@link DistributedLockMetricsAutoConfiguration}. Needs Lettuce
  * ({@code io.lettuce:lettuce-core}) on the classpath, and says so at startup when it is missing; needs no
  * {@code RedisConnectionFactory}. Runs before {@link DistributedLockAutoConfiguration}, whose Redis client then
  * backs off; every bean backs off when the application defines its own.
@@ -51,7 +53,8 @@ public final class RedlockAutoConfiguration {
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockClient.class)
 	LockClient distributedLockClient(DistributedLockProperties properties, DistributedLockRedlockProperties redlock,
-			ObjectProvider<LockObserver> observers, ResourceLoader resources) {
+			ObjectProvider<LockObserver> observers, ObjectProvider<RedlockVoteObserver> voteObservers,
+			ResourceLoader resources) {
 		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", resources.getClassLoader())) {
 			throw new InvalidLockPropertyException("distributed-lock.store", "redlock",
 					"The Redlock store reaches its nodes with Lettuce, which is not on the classpath.",
@@ -74,7 +77,7 @@ public final class RedlockAutoConfiguration {
 			throw new InvalidLockPropertyException("distributed-lock.redlock", "(see the message)", ex.getMessage(),
 					"Set positive durations and a drift-factor in [0, 0.5) under distributed-lock.redlock.");
 		}
-		return RedlockClients.create(settings, observers);
+		return RedlockClients.create(settings, observers, voteObservers);
 	}
 
 	// also here, not only in DistributedLockAutoConfiguration: that one is off without Spring Data Redis
@@ -100,7 +103,8 @@ public final class RedlockAutoConfiguration {
 	 */
 	private static final class RedlockClients {
 
-		static LockClient create(RedlockSettings settings, ObjectProvider<LockObserver> observers) {
+		static LockClient create(RedlockSettings settings, ObjectProvider<LockObserver> observers,
+				ObjectProvider<RedlockVoteObserver> voteObservers) {
 			RedlockLockClient client;
 			try {
 				client = new RedlockLockClient(settings);
@@ -118,6 +122,7 @@ public final class RedlockAutoConfiguration {
 						"List only independent Redis primaries, each once, in " + NODES + ".");
 			}
 			client.setLockObserver(LockObserver.of(observers.orderedStream().toList()));
+			client.setVoteObserver(RedlockVoteObserver.of(voteObservers.orderedStream().toList()));
 			return client;
 		}
 

@@ -15,10 +15,16 @@ import org.jspecify.annotations.Nullable;
  * with a quorum of grants, the fencing token (one more than the greatest counter of the grants) recorded
  * ({@code record.lua}) on the granting nodes; with a quorum of records, the validity
  * {@code lease - elapsed - drift}; held if it is at least the minimum validity. Any other outcome withdraws the
- * attempt on every node (also those that did not answer, which get a withdrawal marker) and tries again after a
- * random delay of up to the retry delay, within the deadline. Each round is a new attempt id, so no command of a
- * withdrawn round acts on a later one. Thread-safe: rounds run one after another on Lettuce's and the
- * scheduler's threads.
+ * attempt on every node (also those that did not answer, which get a withdrawal marker) and tries again within
+ * the deadline: after a round that no node granted because other attempts hold the key, or that a quorum
+ * refused for one other attempt (which then holds the lock, its vote on this attempt's granting node came
+ * late), as soon as a node
+ * publishes the key's release ({@link RedlockWait}), or at the latest after a random delay between half the retry
+ * delay and the retry delay (no later than the holder's lease ends where it ends first); after any other round
+ * (a split vote between contenders, nodes that did not answer), after a random delay of up to the retry delay, as
+ * redis.io's algorithm does, so that contenders do not vote again in step. Each round is a new attempt id, so no
+ * command of a withdrawn round acts on a later one. Thread-safe: rounds run one after another on Lettuce's and
+ * the scheduler's threads.
  */
 final class RedlockAcquisition {
 
@@ -49,8 +55,18 @@ final class RedlockAcquisition {
 	/** How many nodes answered the last round's vote. */
 	private volatile int lastAnswered;
 
-	RedlockAcquisition(RedlockCommands commands, ScheduledExecutorService scheduler, Supplier<String> attempts,
-			RedlockHold.HoldKey id, RedlockKeys keys, long leaseMillis, boolean autoRenew, @Nullable Long timeoutNanos) {
+	/** The last round's votes, {@code null} before the first. */
+	private volatile @Nullable Votes lastVotes;
+
+	/** How long the last round's vote took to decide, in nanoseconds. */
+	private volatile long lastVoteNanos;
+
+	/** How this acquisition waits for a release; {@code null} when it tries once. */
+	private final @Nullable RedlockWait wait;
+
+	RedlockAcquisition(RedlockCommands commands, RedlockNotifications notifications,
+			ScheduledExecutorService scheduler, Supplier<String> attempts, RedlockHold.HoldKey id, RedlockKeys keys,
+			long leaseMillis, boolean autoRenew, @Nullable Long timeoutNanos) {
 		this.commands = commands;
 		this.scheduler = scheduler;
 		this.attempts = attempts;
@@ -61,6 +77,8 @@ final class RedlockAcquisition {
 		this.waitsForever = timeoutNanos == null;
 		this.tryOnce = timeoutNanos != null && timeoutNanos == 0;
 		this.deadline = System.nanoTime() + ((timeoutNanos == null) ? 0 : timeoutNanos);
+		this.wait = this.tryOnce ? null
+				: new RedlockWait(notifications, keys.lock(), scheduler, this::round, this::closed);
 	}
 
 	/**
@@ -68,6 +86,10 @@ final class RedlockAcquisition {
 	 * @return the result
 	 */
 	CompletableFuture<@Nullable RedlockHold> start() {
+		RedlockWait waiting = this.wait;
+		if (waiting != null) {
+			this.result.whenComplete((hold, failure) -> waiting.close());
+		}
 		round();
 		return this.result;
 	}
@@ -76,10 +98,16 @@ final class RedlockAcquisition {
 		if (this.result.isDone()) {
 			return;
 		}
+		if (this.wait != null) {
+			this.wait.roundStarts();
+		}
 		String attempt = this.attempts.get();
 		long start = System.nanoTime();
-		this.commands.vote(this.keys, attempt, this.leaseMillis)
-			.thenCompose((votes) -> afterVotes(attempt, start, votes))
+		this.commands.vote(this.keys, attempt, this.leaseMillis, this.wait != null)
+			.thenCompose((votes) -> {
+				this.lastVoteNanos = System.nanoTime() - start;
+				return afterVotes(attempt, start, votes);
+			})
 			.whenComplete((hold, failure) -> {
 				if (failure != null) {
 					this.result.completeExceptionally(failure);
@@ -98,6 +126,7 @@ final class RedlockAcquisition {
 
 	private CompletableFuture<@Nullable RedlockHold> afterVotes(String attempt, long start, Votes votes) {
 		this.lastAnswered = count(votes.answered());
+		this.lastVotes = votes;
 		int quorum = this.commands.settings().quorum();
 		if (!votes.hasQuorum(quorum) || this.result.isDone()) {
 			return withdraw(attempt, votes);
@@ -116,10 +145,13 @@ final class RedlockAcquisition {
 	}
 
 	private CompletableFuture<@Nullable RedlockHold> withdraw(String attempt, Votes votes) {
-		return this.commands.release(this.keys, attempt, this.leaseMillis, votes.answered()).thenApply((r) -> null);
+		return this.commands.withdraw(this.keys, attempt, this.leaseMillis, votes.answered()).thenApply((r) -> null);
 	}
 
 	private void again() {
+		if (this.wait != null) {
+			this.wait.roundFailed();
+		}
 		long left = this.deadline - System.nanoTime();
 		if (this.tryOnce || (!this.waitsForever && left <= 0)) {
 			int quorum = this.commands.settings().quorum();
@@ -133,7 +165,21 @@ final class RedlockAcquisition {
 			}
 			return;
 		}
-		long delay = ThreadLocalRandom.current().nextLong(this.commands.settings().retryDelay().toNanos() + 1);
+		long retry = this.commands.settings().retryDelay().toNanos();
+		Votes votes = this.lastVotes;
+		int quorum = this.commands.settings().quorum();
+		if (this.wait != null && votes != null && votes.shortestRefusal() > 0
+				&& (votes.grants() == 0 || votes.largestHolder() >= quorum)) {
+			// held by another (or only by others): a release wakes this acquisition; the fallback covers a lost
+			// message
+			long fallback = Math.min(retry / 2 + ThreadLocalRandom.current().nextLong(retry - retry / 2 + 1),
+					TimeUnit.MILLISECONDS.toNanos(votes.shortestRefusal() + 1));
+			// woken: after a random delay of up to one vote's time, so that waiters woken together spread out
+			this.wait.park(this.waitsForever ? fallback : Math.min(fallback, left),
+					Math.min(retry, this.lastVoteNanos));
+			return;
+		}
+		long delay = ThreadLocalRandom.current().nextLong(retry + 1);
 		if (!this.waitsForever) {
 			delay = Math.min(delay, left);
 		}
@@ -141,9 +187,13 @@ final class RedlockAcquisition {
 			this.scheduler.schedule(this::round, delay, TimeUnit.NANOSECONDS);
 		}
 		catch (RuntimeException ex) {
-			this.result.completeExceptionally(new DistributedLockException("Lock '" + this.id.key()
-					+ "': the Redlock client is closed", ex));
+			closed(ex);
 		}
+	}
+
+	private void closed(RuntimeException ex) {
+		this.result.completeExceptionally(new DistributedLockException("Lock '" + this.id.key()
+				+ "': the Redlock client is closed", ex));
 	}
 
 	private static int count(boolean[] values) {

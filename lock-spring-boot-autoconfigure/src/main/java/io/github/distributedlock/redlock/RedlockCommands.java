@@ -2,10 +2,15 @@ package io.github.distributedlock.redlock;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+
+import io.lettuce.core.RedisCommandTimeoutException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The commands of the Redlock store, each sent to every node at once ({@link NodeReplies#sendUntilQuorum}): the vote,
- * the token's record, the renewal and the release. Thread-safe.
+ * the token's record, the renewal and the release (which publishes the key on the release channel where a
+ * waiting attempt was refused). Thread-safe.
  */
 final class RedlockCommands {
 
@@ -13,9 +18,19 @@ final class RedlockCommands {
 
 	private final RedlockSettings settings;
 
+	private final String channel;
+
+	private volatile RedlockVoteObserver voteObserver = RedlockVoteObserver.NONE;
+
 	RedlockCommands(List<RedlockNode> nodes, RedlockSettings settings) {
 		this.nodes = List.copyOf(nodes);
 		this.settings = settings;
+		this.channel = RedlockKeys.channel(settings.keyPrefix());
+	}
+
+	void setVoteObserver(RedlockVoteObserver observer) {
+		observer.nodes(this.nodes.stream().map(RedlockNode::name).toList());
+		this.voteObserver = observer;
 	}
 
 	List<RedlockNode> nodes() {
@@ -35,12 +50,62 @@ final class RedlockCommands {
 	 * @return completes with the votes; never fails
 	 */
 	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis) {
+		return vote(keys, attempt, leaseMillis, false);
+	}
+
+	/**
+	 * Phase 1 as {@link #vote(RedlockKeys, String, long)}, for an attempt that may wait: a node that refuses it
+	 * marks the holder's key, so that its release publishes the key on the release channel.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease
+	 * @param waits whether the attempt waits when refused
+	 * @return completes with the votes; never fails
+	 */
+	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis, boolean waits) {
 		String[] args = { keys.lock(), keys.counter(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
-		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease),
-				(reply) -> reply instanceof List<?> list && !list.isEmpty() && Long.valueOf(1).equals(list.get(0)),
+		String marks = waits ? "1" : "0";
+		// filled in also by the votes that answer after the quorum: their nodes need no withdrawal marker
+		boolean[] answered = new boolean[this.nodes.size()];
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease, marks)
+			.whenComplete((reply, failure) -> {
+				if (failure == null) {
+					answered[i] = true;
+				}
+				tell(node, reply, failure);
+			}), (reply) -> reply instanceof List<?> list && !list.isEmpty() && Long.valueOf(1).equals(list.get(0)),
 				this.settings.quorum())
-			.thenApply(Votes::of);
+			.thenApply((replies) -> Votes.of(replies, answered));
+	}
+
+	private void tell(RedlockNode node, @Nullable Object reply, @Nullable Throwable failure) {
+		RedlockVoteObserver.VoteOutcome outcome;
+		if (failure != null) {
+			outcome = isTimeout(failure) ? RedlockVoteObserver.VoteOutcome.TIMEOUT
+					: RedlockVoteObserver.VoteOutcome.ERROR;
+		}
+		else if (reply instanceof List<?> list && !list.isEmpty() && list.get(0) instanceof Long result) {
+			outcome = (result == 1L) ? RedlockVoteObserver.VoteOutcome.GRANTED : RedlockVoteObserver.VoteOutcome.REFUSED;
+		}
+		else {
+			outcome = RedlockVoteObserver.VoteOutcome.ERROR;
+		}
+		try {
+			this.voteObserver.voted(node.name(), outcome);
+		}
+		catch (RuntimeException ex) {
+			// an observer's failure never changes a vote
+		}
+	}
+
+	private static boolean isTimeout(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof TimeoutException || cause instanceof RedisCommandTimeoutException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/**
@@ -84,10 +149,29 @@ final class RedlockCommands {
 	 * deleted it (or no longer can), without waiting for the slowest node, whose release still runs; never fails
 	 */
 	CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
+		return release(keys, attempt, leaseMillis, answered, this.channel);
+	}
+
+	/**
+	 * Withdraws an attempt that did not win, as {@link #release} does, but publishes nothing: the waiters of the
+	 * key are not all woken at once by the end of a split vote, which would make them split the nodes again;
+	 * they and the contenders vote again after their random delays.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease: how long a withdrawal marker lives
+	 * @param answered per node, whether its vote answered
+	 * @return completes as {@link #release}'s does; never fails
+	 */
+	CompletableFuture<NodeReplies> withdraw(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
+		return release(keys, attempt, leaseMillis, answered, "");
+	}
+
+	private CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis,
+			boolean[] answered, String channel) {
 		String[] args = { keys.lock(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
-		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.RELEASE, args, attempt,
-				(answered == null || answered[i]) ? "0" : lease), (reply) -> Long.valueOf(1).equals(reply),
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> releaseOn(node, args, attempt,
+				(answered == null || answered[i]) ? "0" : lease, channel), (reply) -> Long.valueOf(1).equals(reply),
 				this.settings.quorum());
 	}
 
@@ -107,7 +191,18 @@ final class RedlockCommands {
 		String lease = Long.toString(leaseMillis);
 		return NodeReplies.sendToAll(this.nodes, (node, i) -> first.answered(i)
 				? CompletableFuture.completedFuture(first.replies().get(i))
-				: node.eval(RedlockScript.RELEASE, args, attempt, answered[i] ? "0" : lease));
+				: releaseOn(node, args, attempt, answered[i] ? "0" : lease, this.channel));
+	}
+
+	/**
+	 * Sends a release to one node: with {@code EVALSHA}, but with the text where it sets a withdrawal marker. That
+	 * node's vote did not answer, so it is slow or unreachable, and the marker must be set even if this client
+	 * stops waiting: an {@code EVALSHA} answered {@code NOSCRIPT} too late would never be sent again as text.
+	 */
+	private static CompletableFuture<Object> releaseOn(RedlockNode node, String[] keys, String attempt,
+			String marker, String channel) {
+		return "0".equals(marker) ? node.eval(RedlockScript.RELEASE, keys, attempt, marker, channel)
+				: node.evalText(RedlockScript.RELEASE, keys, attempt, marker, channel);
 	}
 
 }

@@ -1,17 +1,21 @@
 package io.github.distributedlock.redlock;
 
+import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.AbstractLockHandle;
+import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLossSignal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The handle of one acquisition or re-entry of a Redlock hold: closing it releases that one hold; the last one
- * releases the lock on every node. Thread-safe.
+ * The handle of one acquisition or re-entry of a Redlock hold ({@code distributed-lock.store=redlock}): closing
+ * it releases that one hold; the last one releases the lock on every node. Every {@link LockHandle} of the
+ * Redlock store is one, so code that needs what only this store has casts to it, such as
+ * {@link #remainingValidity()}. Thread-safe.
  */
-final class RedlockHandle extends AbstractLockHandle {
+public final class RedlockHandle extends AbstractLockHandle {
 
 	private final RedlockHold hold;
 
@@ -20,6 +24,20 @@ final class RedlockHandle extends AbstractLockHandle {
 	RedlockHandle(RedlockHold hold, RedlockReleases releases) {
 		this.hold = hold;
 		this.releases = releases;
+	}
+
+	/**
+	 * Returns how long a quorum of nodes holds the lock for this hold from now, as this instance knows it without
+	 * a round trip: the validity of the last acquisition or renewal confirmed on a quorum
+	 * ({@code start + lease - drift}, the start taken before its commands were sent), on this instance's
+	 * monotonic clock ({@link System#nanoTime()}), less the time since. The same instant as
+	 * {@link #leaseConfirmedUntil()}, without a wall-clock conversion. Safe to call from any thread.
+	 * @return the remaining validity, {@link Duration#ZERO} once it ended (the hold is then lost, or about to be
+	 * told lost, unless a renewal confirms it again)
+	 */
+	public Duration remainingValidity() {
+		long left = this.hold.validUntil() - System.nanoTime();
+		return (left > 0) ? Duration.ofNanos(left) : Duration.ZERO;
 	}
 
 	@Override

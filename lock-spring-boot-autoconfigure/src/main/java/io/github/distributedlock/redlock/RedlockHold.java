@@ -31,7 +31,10 @@ final class RedlockHold {
 
 	final boolean autoRenew;
 
-	/** Per node, whether its vote answered: where it did not, the release leaves a withdrawal marker. */
+	/**
+	 * Per node, whether its vote answered: where it did not, the release leaves a withdrawal marker. Shared with the
+	 * votes, whose late answers still fill it in (see {@link Votes#of(NodeReplies, boolean[])}).
+	 */
 	final boolean[] answered;
 
 	final long acquiredAt = System.nanoTime();
@@ -62,7 +65,7 @@ final class RedlockHold {
 		this.token = token;
 		this.leaseMillis = leaseMillis;
 		this.autoRenew = autoRenew;
-		this.answered = answered.clone();
+		this.answered = answered;
 		this.validUntil = validUntil;
 	}
 

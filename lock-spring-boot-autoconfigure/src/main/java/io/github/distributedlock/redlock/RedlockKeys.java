@@ -21,6 +21,16 @@ record RedlockKeys(String lock, String counter) {
 	}
 
 	/**
+	 * Returns the release channel of a key prefix, as the Redis store names it: it starts with the prefix, so
+	 * that one ACL pattern covers keys and channels ({@code ~lock:* &lock:*}).
+	 * @param prefix the key prefix
+	 * @return {@code <prefix>__released}
+	 */
+	static String channel(String prefix) {
+		return prefix + "__released";
+	}
+
+	/**
 	 * Returns the withdrawal marker of one attempt: {@code <prefix><key>~withdrawn:<attempt>}.
 	 * @param attempt the attempt id
 	 * @return the marker's key

@@ -9,7 +9,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -33,8 +32,8 @@ import org.jspecify.annotations.Nullable;
  * fencing tokens that strictly increase across successive holders (see {@code docs/redlock.md}). An acquisition
  * is {@link RedlockAcquisition}, renewal {@link RedlockRenewer}, the release {@link RedlockReleases}. Re-entries
  * are counted in this client: a re-entry needs no new vote, only a validity that has not ended. Read/write locks,
- * semaphores and minimum holds are not supported ({@link #capabilities()}); waiting is by retry after a random
- * delay, not by release notifications. Thread-safe.
+ * semaphores and minimum holds are not supported ({@link #capabilities()}); a waiting acquisition is woken by the
+ * release notifications of the nodes ({@link RedlockNotifications}), with a retry delay as fallback. Thread-safe.
  */
 public final class RedlockLockClient implements LockClient {
 
@@ -43,6 +42,8 @@ public final class RedlockLockClient implements LockClient {
 	private final RedlockSettings settings;
 
 	private final RedlockCommands commands;
+
+	private final RedlockNotifications notifications;
 
 	private final ScheduledExecutorService scheduler;
 
@@ -67,21 +68,12 @@ public final class RedlockLockClient implements LockClient {
 	 */
 	public RedlockLockClient(RedlockSettings settings) {
 		this.settings = settings;
-		List<RedlockNode> nodes = new ArrayList<>();
-		try {
-			for (String url : settings.nodes()) {
-				nodes.add(new RedlockNode(url, settings.nodeTimeout()));
-			}
-		}
-		catch (RuntimeException ex) {
-			nodes.forEach(RedlockNode::close);
-			throw ex;
-		}
+		List<RedlockNode> nodes = RedlockNode.all(settings);
 		this.commands = new RedlockCommands(nodes, settings);
-		nodes.forEach(RedlockNode::connect);
+		this.notifications = new RedlockNotifications(nodes, settings.keyPrefix());
+		this.notifications.start(nodes.stream().<CompletableFuture<?>>map(RedlockNode::connect).toList());
 		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = Executors.defaultThreadFactory().newThread(task);
-			thread.setName("redlock-" + this.clientId.substring(0, 8));
+			Thread thread = new Thread(task, "redlock-" + this.clientId.substring(0, 8));
 			thread.setDaemon(true);
 			return thread;
 		});
@@ -107,6 +99,19 @@ public final class RedlockLockClient implements LockClient {
 	 */
 	public void setLockObserver(LockObserver observer) {
 		this.events.setObserver(observer);
+	}
+
+	/** The release notifications, for the tests. */
+	RedlockNotifications notifications() {
+		return this.notifications;
+	}
+
+	/**
+	 * Sets who is told how each node answered each vote (per-node meters); tells it the nodes at once.
+	 * @param observer the observer, {@link RedlockVoteObserver#NONE} for nobody
+	 */
+	public void setVoteObserver(RedlockVoteObserver observer) {
+		this.commands.setVoteObserver(observer);
 	}
 
 	@Override
@@ -183,7 +188,7 @@ public final class RedlockLockClient implements LockClient {
 			}
 		}
 		Long timeout = (request.timeout() == null) ? null : request.timeout().toNanos();
-		RedlockAcquisition acquisition = new RedlockAcquisition(this.commands, this.scheduler,
+		RedlockAcquisition acquisition = new RedlockAcquisition(this.commands, this.notifications, this.scheduler,
 				() -> attemptId(owner), id, RedlockKeys.of(this.settings.keyPrefix(), request.key()),
 				request.lease().toMillis(), request.autoRenew(), timeout);
 		CompletableFuture<@Nullable LockHandle> result = new CompletableFuture<>();

@@ -1,15 +1,19 @@
 package io.github.distributedlock.redlock;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,6 +65,26 @@ final class RedlockNode implements AutoCloseable {
 	}
 
 	/**
+	 * Creates the nodes of a Redlock, without connecting.
+	 * @param settings the settings, with the nodes' URLs
+	 * @return one node per URL, in their order
+	 * @throws IllegalArgumentException if a URL is malformed (the nodes made so far are closed)
+	 */
+	static List<RedlockNode> all(RedlockSettings settings) {
+		List<RedlockNode> nodes = new ArrayList<>();
+		try {
+			for (String url : settings.nodes()) {
+				nodes.add(new RedlockNode(url, settings.nodeTimeout()));
+			}
+		}
+		catch (RuntimeException ex) {
+			nodes.forEach(RedlockNode::close);
+			throw ex;
+		}
+		return nodes;
+	}
+
+	/**
 	 * Returns the node's name for messages and logs.
 	 * @return {@code host:port}, never the password
 	 */
@@ -71,13 +95,17 @@ final class RedlockNode implements AutoCloseable {
 	/**
 	 * Starts opening the connection without waiting, so that the first vote does not pay for it within the
 	 * per-node timeout.
+	 * @return completes when the connection is open, or fails
 	 */
-	void connect() {
-		connection();
+	CompletableFuture<?> connect() {
+		return connection();
 	}
 
 	/**
-	 * Runs a script on this node.
+	 * Runs a script on this node by its SHA1 ({@code EVALSHA}), so that no script text goes over the wire, and
+	 * with its text ({@code EVAL}) when the node answers {@code NOSCRIPT}: a node restarted empty, or whose
+	 * script cache was flushed, has none of them. The {@code EVAL} is sent only once the {@code NOSCRIPT}
+	 * answer came; a command that must run even if this client stops waiting for it uses {@link #evalText}.
 	 * @param script the script
 	 * @param keys its keys
 	 * @param args its arguments
@@ -86,8 +114,41 @@ final class RedlockNode implements AutoCloseable {
 	 */
 	CompletableFuture<Object> eval(RedlockScript script, String[] keys, String... args) {
 		return withConnection((conn) -> conn.async()
+			.<Object>evalsha(script.sha1(), script.output(), keys, args)
+			.toCompletableFuture()
+			.exceptionallyCompose((ex) -> isNoScript(ex) ? conn.async()
+				.<Object>eval(script.source(), script.output(), keys, args)
+				.toCompletableFuture() : CompletableFuture.failedFuture(ex)));
+	}
+
+	/**
+	 * Runs a script on this node with its text ({@code EVAL}): for a command that must run even when this
+	 * client stops waiting for its reply (the node is slow). An {@code EVALSHA} answered {@code NOSCRIPT} after
+	 * the per-node timeout would never be followed by its text, so the command would not run at all.
+	 * @param script the script
+	 * @param keys its keys
+	 * @param args its arguments
+	 * @return completes with the script's reply, or fails as {@link #eval} does
+	 */
+	CompletableFuture<Object> evalText(RedlockScript script, String[] keys, String... args) {
+		return withConnection((conn) -> conn.async()
 			.<Object>eval(script.source(), script.output(), keys, args)
 			.toCompletableFuture());
+	}
+
+	/**
+	 * Opens a publish/subscribe connection to this node (Lettuce reconnects it, and subscribes it again, by
+	 * itself once open); closed with the node.
+	 * @return completes with the connection, or fails: the node is closed or could not be reached
+	 */
+	CompletableFuture<StatefulRedisPubSubConnection<String, String>> connectPubSub() {
+		synchronized (this) {
+			if (this.closed) {
+				return CompletableFuture
+					.failedFuture(new IllegalStateException("Redlock node " + this.name + " is closed"));
+			}
+		}
+		return this.client.connectPubSubAsync(StringCodec.UTF8, this.uri).toCompletableFuture();
 	}
 
 	/**
@@ -150,6 +211,16 @@ final class RedlockNode implements AutoCloseable {
 	@Override
 	public String toString() {
 		return "Redlock node " + this.name;
+	}
+
+	private static boolean isNoScript(Throwable ex) {
+		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
+			if (cause instanceof RedisNoScriptException
+					|| (cause.getMessage() != null && cause.getMessage().startsWith("NOSCRIPT"))) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static String redact(String url) {

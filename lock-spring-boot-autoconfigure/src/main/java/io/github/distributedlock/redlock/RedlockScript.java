@@ -4,17 +4,22 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 
 import io.lettuce.core.ScriptOutputType;
 
 /**
  * The Lua scripts of the Redlock store, each in its documented file under
- * {@code io/github/distributedlock/redlock/}: read once, immutable and thread-safe.
+ * {@code io/github/distributedlock/redlock/}: read once, with its SHA1 computed once (what {@code EVALSHA} names
+ * it by), immutable and thread-safe.
  *
  * @param source the script's text
+ * @param sha1 the SHA1 of the text, 40 lowercase hex digits, as Redis's script cache names it
  * @param output how Lettuce reads its reply
  */
-record RedlockScript(String source, ScriptOutputType output) {
+record RedlockScript(String source, String sha1, ScriptOutputType output) {
 
 	/** Phase 1: a node's vote, {@code {granted, counter or pttl}}. */
 	static final RedlockScript VOTE = load("vote.lua", ScriptOutputType.MULTI);
@@ -33,10 +38,22 @@ record RedlockScript(String source, ScriptOutputType output) {
 			if (in == null) {
 				throw new IllegalStateException("Redlock script " + file + " is missing from the classpath");
 			}
-			return new RedlockScript(new String(in.readAllBytes(), StandardCharsets.UTF_8), output);
+			String source = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+			return new RedlockScript(source, sha1(source), output);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("Cannot read Redlock script " + file, ex);
+		}
+	}
+
+	private static String sha1(String source) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-1").digest(source.getBytes(StandardCharsets.UTF_8));
+			return HexFormat.of().formatHex(digest);
+		}
+		catch (NoSuchAlgorithmException ex) {
+			// every Java platform has SHA-1 (MessageDigest's javadoc)
+			throw new IllegalStateException("SHA-1 is not available", ex);
 		}
 	}
 

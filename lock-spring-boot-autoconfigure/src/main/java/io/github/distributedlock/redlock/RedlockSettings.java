@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param nodeTimeout how long one node's answer to one command is waited for; well below the lease
  * @param driftFactor the clock drift allowed for, as a fraction of the lease (the drift is
  * {@code driftFactor * lease + 2 ms})
- * @param retryDelay the longest random delay between two acquisition rounds of one waiting acquisition
+ * @param retryDelay the longest random delay between two acquisition rounds of one waiting acquisition (after a
+ * split vote; a round refused by a holder waits for its release notification, at most this long)
  * @param minValidity the shortest validity an acquisition accepts: one left with less is released and retried
  * @param keyPrefix the prefix of every key the client writes on the nodes
  */

@@ -1,6 +1,8 @@
 package io.github.distributedlock.redlock;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The outcome of phase 1 of one acquisition round (the votes of {@code vote.lua}): which nodes granted the key
@@ -9,12 +11,15 @@ import java.util.List;
  * Immutable and thread-safe.
  *
  * @param granted per node, whether it granted the key to this attempt
- * @param answered per node, whether it answered at all (a node that did not may still run the vote later)
+ * @param answered per node, whether it answered at all (a node that did not may still run the vote later; it may
+ * turn {@code true} later, see {@link #of(NodeReplies, boolean[])})
  * @param greatestCounter the greatest token basis among the granting nodes (0 if none)
  * @param shortestRefusal the shortest remaining lease of another holder among the refusing nodes, in
  * milliseconds, or -1 if no node reported one
+ * @param largestHolder how many nodes refused for one other attempt, the one that has the most of them (0 if
+ * none): a quorum of them means that attempt holds the lock, and this one waits for its release
  */
-record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long shortestRefusal) {
+record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long shortestRefusal, int largestHolder) {
 
 	/**
 	 * Reads the replies of {@code vote.lua}.
@@ -22,13 +27,26 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 	 * @return the votes
 	 */
 	static Votes of(NodeReplies replies) {
+		return of(replies, new boolean[replies.replies().size()]);
+	}
+
+	/**
+	 * Reads the replies of {@code vote.lua} into an array of answers that the votes still under way fill in as
+	 * they answer, after the quorum decided. Read without synchronisation: a late answer not seen yet only costs
+	 * a withdrawal marker that was not needed, never a missing one (the array only turns {@code true}, and only
+	 * once the node ran the vote).
+	 * @param replies one per node
+	 * @param answered per node, whether its vote answered; set here for every reply known now
+	 * @return the votes, whose {@link #answered()} is that array
+	 */
+	static Votes of(NodeReplies replies, boolean[] answered) {
 		int n = replies.replies().size();
 		boolean[] granted = new boolean[n];
-		boolean[] answered = new boolean[n];
 		long greatest = 0;
 		long shortest = -1;
+		Map<Object, Integer> holders = new HashMap<>();
 		for (int i = 0; i < n; i++) {
-			if (replies.replies().get(i) instanceof List<?> reply && reply.size() == 2
+			if (replies.replies().get(i) instanceof List<?> reply && reply.size() >= 2
 					&& reply.get(0) instanceof Long result && reply.get(1) instanceof Long value) {
 				answered[i] = true;
 				if (result == 1L) {
@@ -38,9 +56,13 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 				else if (result == 0L && value > 0) {
 					shortest = (shortest < 0) ? value : Math.min(shortest, value);
 				}
+				if (result == 0L && reply.size() == 3 && reply.get(2) != null) {
+					holders.merge(reply.get(2), 1, Integer::sum);
+				}
 			}
 		}
-		return new Votes(granted, answered, greatest, shortest);
+		int largest = holders.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+		return new Votes(granted, answered, greatest, shortest, largest);
 	}
 
 	/**
