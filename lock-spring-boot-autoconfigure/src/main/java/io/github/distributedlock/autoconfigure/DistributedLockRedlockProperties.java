@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -45,6 +47,13 @@ public class DistributedLockRedlockProperties {
 	 * round) is released and tried again. A bare number means milliseconds.
 	 */
 	private Duration minValidity = Duration.ofMillis(50);
+
+	/**
+	 * Name of the SSL bundle (spring.ssl.bundle.*) whose trust material, and key material for a client
+	 * certificate, every rediss:// node is connected with; its protocols and ciphers apply too. Without it,
+	 * rediss:// nodes are trusted by the JVM's default trust store; redis:// nodes ignore it.
+	 */
+	private @Nullable String sslBundle;
 
 	/**
 	 * Creates the properties with their defaults; Spring Boot binds them.
@@ -130,6 +139,22 @@ public class DistributedLockRedlockProperties {
 	 */
 	public void setMinValidity(Duration minValidity) {
 		this.minValidity = minValidity;
+	}
+
+	/**
+	 * Returns the name of the SSL bundle the {@code rediss://} nodes are connected with.
+	 * @return the bundle's name, {@code null} by default (the JVM's default trust store)
+	 */
+	public @Nullable String getSslBundle() {
+		return this.sslBundle;
+	}
+
+	/**
+	 * Sets the name of the SSL bundle the {@code rediss://} nodes are connected with.
+	 * @param sslBundle the name of a bundle under {@code spring.ssl.bundle.*}, or {@code null} for none
+	 */
+	public void setSslBundle(@Nullable String sslBundle) {
+		this.sslBundle = sslBundle;
 	}
 
 }

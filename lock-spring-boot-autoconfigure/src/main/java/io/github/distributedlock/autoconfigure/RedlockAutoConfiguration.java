@@ -11,6 +11,8 @@ import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.redlock.RedlockLockClient;
 import io.github.distributedlock.redlock.RedlockSettings;
 import io.github.distributedlock.redlock.RedlockVoteObserver;
+import io.lettuce.core.SslOptions;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -19,6 +21,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -29,7 +34,9 @@ import org.springframework.util.ClassUtils;
  * Auto-configuration of the Redlock store, with {@code distributed-lock.store=redlock}: a
  * {@link RedlockLockClient} over the independent Redis primaries of {@code distributed-lock.redlock.nodes}, each
  * checked at startup (one server twice, replicas and Cluster members are refused, with a failure report naming
- * the node), the {@link DistributedLockTemplate} and the {@code @DistributedLock} advisor. Its per-node vote
+ * the node), the {@link DistributedLockTemplate} and the {@code @DistributedLock} advisor. Its {@code rediss://}
+ * nodes are connected with the Spring Boot SSL bundle named by {@code distributed-lock.redlock.ssl-bundle} when
+ * set (read once at startup; an unknown name fails the startup naming that property). Its per-node vote
  * meters ({@link RedlockVoteObserver} beans) come from {@link DistributedLockMetricsAutoConfiguration}. Needs Lettuce
  * ({@code io.lettuce:lettuce-core}) on the classpath, and says so at startup when it is missing; needs no
  * {@code RedisConnectionFactory}. Runs before {@link DistributedLockAutoConfiguration}, whose Redis client then
@@ -44,6 +51,8 @@ public final class RedlockAutoConfiguration {
 
 	private static final String NODES = "distributed-lock.redlock.nodes";
 
+	private static final String SSL_BUNDLE = "distributed-lock.redlock.ssl-bundle";
+
 	/**
 	 * Creates the auto-configuration; Spring Boot does, when the conditions above hold.
 	 */
@@ -54,7 +63,7 @@ public final class RedlockAutoConfiguration {
 	@ConditionalOnMissingBean(LockClient.class)
 	LockClient distributedLockClient(DistributedLockProperties properties, DistributedLockRedlockProperties redlock,
 			ObjectProvider<LockObserver> observers, ObjectProvider<RedlockVoteObserver> voteObservers,
-			ResourceLoader resources) {
+			ObjectProvider<SslBundles> sslBundles, ResourceLoader resources) {
 		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", resources.getClassLoader())) {
 			throw new InvalidLockPropertyException("distributed-lock.store", "redlock",
 					"The Redlock store reaches its nodes with Lettuce, which is not on the classpath.",
@@ -77,7 +86,31 @@ public final class RedlockAutoConfiguration {
 			throw new InvalidLockPropertyException("distributed-lock.redlock", "(see the message)", ex.getMessage(),
 					"Set positive durations and a drift-factor in [0, 0.5) under distributed-lock.redlock.");
 		}
-		return RedlockClients.create(settings, observers, voteObservers);
+		return RedlockClients.create(settings, sslBundle(redlock.getSslBundle(), sslBundles), observers,
+				voteObservers);
+	}
+
+	private static @Nullable SslBundle sslBundle(@Nullable String name, ObjectProvider<SslBundles> sslBundles) {
+		if (name == null || name.isBlank()) {
+			return null;
+		}
+		SslBundles bundles = sslBundles.getIfAvailable();
+		if (bundles == null) {
+			throw new InvalidLockPropertyException(SSL_BUNDLE, name,
+					"The application has no SSL bundles (no SslBundles bean), so the bundle '" + name
+							+ "' cannot be found.",
+					"Keep Spring Boot's SslAutoConfiguration on, with the bundle under spring.ssl.bundle.*.");
+		}
+		try {
+			return bundles.getBundle(name);
+		}
+		catch (NoSuchSslBundleException ex) {
+			throw new InvalidLockPropertyException(SSL_BUNDLE, name,
+					"No SSL bundle named '" + name + "' is configured; the bundles are " + bundles.getBundleNames()
+							+ ".",
+					"Configure the bundle under spring.ssl.bundle.pem." + name + " or spring.ssl.bundle.jks." + name
+							+ ", or set " + SSL_BUNDLE + " to the name of one that exists.");
+		}
 	}
 
 	// also here, not only in DistributedLockAutoConfiguration: that one is off without Spring Data Redis
@@ -103,11 +136,11 @@ public final class RedlockAutoConfiguration {
 	 */
 	private static final class RedlockClients {
 
-		static LockClient create(RedlockSettings settings, ObjectProvider<LockObserver> observers,
-				ObjectProvider<RedlockVoteObserver> voteObservers) {
+		static LockClient create(RedlockSettings settings, @Nullable SslBundle sslBundle,
+				ObjectProvider<LockObserver> observers, ObjectProvider<RedlockVoteObserver> voteObservers) {
 			RedlockLockClient client;
 			try {
-				client = new RedlockLockClient(settings);
+				client = new RedlockLockClient(settings, (sslBundle != null) ? sslOptions(sslBundle) : null);
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidLockPropertyException(NODES, "(see the message)", ex.getMessage(),
@@ -124,6 +157,22 @@ public final class RedlockAutoConfiguration {
 			client.setLockObserver(LockObserver.of(observers.orderedStream().toList()));
 			client.setVoteObserver(RedlockVoteObserver.of(voteObservers.orderedStream().toList()));
 			return client;
+		}
+
+		// the bundle's trust and key managers as Lettuce's, with its protocols and ciphers when it names any
+		private static SslOptions sslOptions(SslBundle bundle) {
+			SslOptions.Builder options = SslOptions.builder()
+				.trustManager(bundle.getManagers().getTrustManagerFactory())
+				.keyManager(bundle.getManagers().getKeyManagerFactory());
+			String[] protocols = bundle.getOptions().getEnabledProtocols();
+			if (protocols != null) {
+				options.protocols(protocols);
+			}
+			String[] ciphers = bundle.getOptions().getCiphers();
+			if (ciphers != null) {
+				options.cipherSuites(ciphers);
+			}
+			return options.build();
 		}
 
 	}

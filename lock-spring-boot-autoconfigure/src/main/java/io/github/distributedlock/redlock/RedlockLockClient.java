@@ -24,6 +24,7 @@ import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.core.LockRequest;
+import io.lettuce.core.SslOptions;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -67,8 +68,21 @@ public final class RedlockLockClient implements LockClient {
 	 * @throws IllegalArgumentException if a node URL is malformed (the message names it, without password)
 	 */
 	public RedlockLockClient(RedlockSettings settings) {
+		this(settings, null);
+	}
+
+	/**
+	 * Creates the client with the TLS settings of its {@code rediss://} nodes, and starts opening its connections
+	 * to the nodes, without waiting for them.
+	 * @param settings the nodes and tuning
+	 * @param ssl how every {@code rediss://} node is connected (trust and key material, protocols, ciphers), such
+	 * as from a Spring Boot SSL bundle; {@code null} for Lettuce's defaults (the JVM's default trust store). A
+	 * {@code redis://} node ignores it
+	 * @throws IllegalArgumentException if a node URL is malformed (the message names it, without password)
+	 */
+	public RedlockLockClient(RedlockSettings settings, @Nullable SslOptions ssl) {
 		this.settings = settings;
-		List<RedlockNode> nodes = RedlockNode.all(settings);
+		List<RedlockNode> nodes = RedlockNode.all(settings, ssl);
 		this.commands = new RedlockCommands(nodes, settings);
 		this.notifications = new RedlockNotifications(nodes, settings.keyPrefix());
 		this.notifications.start(nodes.stream().<CompletableFuture<?>>map(RedlockNode::connect).toList());

@@ -10,6 +10,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
@@ -40,11 +41,24 @@ final class RedlockNode implements AutoCloseable {
 	private boolean closed;
 
 	/**
+	 * Creates a node that connects a {@code rediss://} URL with Lettuce's default TLS settings.
 	 * @param url the node's URL ({@code redis://} or {@code rediss://}, user and password in it)
 	 * @param timeout the per-node timeout
 	 * @throws IllegalArgumentException if the URL is malformed (the message names it, without its password)
 	 */
 	RedlockNode(String url, Duration timeout) {
+		this(url, timeout, null);
+	}
+
+	/**
+	 * Creates a node, without connecting.
+	 * @param url the node's URL ({@code redis://} or {@code rediss://}, user and password in it)
+	 * @param timeout the per-node timeout
+	 * @param ssl how a {@code rediss://} node is connected (trust and key material, protocols, ciphers);
+	 * {@code null} for Lettuce's defaults (the JVM's default trust store)
+	 * @throws IllegalArgumentException if the URL is malformed (the message names it, without its password)
+	 */
+	RedlockNode(String url, Duration timeout, @Nullable SslOptions ssl) {
 		RedisURI parsed;
 		try {
 			parsed = RedisURI.create(url);
@@ -58,23 +72,27 @@ final class RedlockNode implements AutoCloseable {
 		this.timeout = timeout;
 		this.uri.setTimeout(timeout);
 		this.client = RedisClient.create(this.uri);
-		this.client.setOptions(ClientOptions.builder()
+		ClientOptions.Builder options = ClientOptions.builder()
 			.disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-			.timeoutOptions(TimeoutOptions.enabled(timeout))
-			.build());
+			.timeoutOptions(TimeoutOptions.enabled(timeout));
+		if (ssl != null) {
+			options.sslOptions(ssl);
+		}
+		this.client.setOptions(options.build());
 	}
 
 	/**
 	 * Creates the nodes of a Redlock, without connecting.
 	 * @param settings the settings, with the nodes' URLs
+	 * @param ssl how the {@code rediss://} nodes are connected; {@code null} for Lettuce's defaults
 	 * @return one node per URL, in their order
 	 * @throws IllegalArgumentException if a URL is malformed (the nodes made so far are closed)
 	 */
-	static List<RedlockNode> all(RedlockSettings settings) {
+	static List<RedlockNode> all(RedlockSettings settings, @Nullable SslOptions ssl) {
 		List<RedlockNode> nodes = new ArrayList<>();
 		try {
 			for (String url : settings.nodes()) {
-				nodes.add(new RedlockNode(url, settings.nodeTimeout()));
+				nodes.add(new RedlockNode(url, settings.nodeTimeout(), ssl));
 			}
 		}
 		catch (RuntimeException ex) {

@@ -70,10 +70,19 @@ final class RedlockNodeChecks {
 			return values;
 		}
 		catch (CompletionException ex) {
-			logger.warn("Redlock node " + node.name() + " cannot be reached at startup (" + ex.getCause()
+			logger.warn("Redlock node " + node.name() + " cannot be reached at startup (" + why(ex.getCause())
 					+ "); it is not checked, and votes once it answers");
 			return null;
 		}
+	}
+
+	// Lettuce's "Unable to connect" hides why (a certificate not trusted, a refused password): name the root too
+	private static String why(@Nullable Throwable failure) {
+		Throwable root = failure;
+		while (root != null && root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return (root == failure) ? String.valueOf(failure) : failure + ", caused by " + root;
 	}
 
 	private static void parse(String text, Map<String, String> values) {
