@@ -142,9 +142,10 @@ final class RedlockCommands {
 	 * Releases (or withdraws) an attempt on every node, also those that never answered it.
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
-	 * @param leaseMillis the lease: how long a withdrawal marker lives
+	 * @param leaseMillis the lease: how long the attempt's marker lives
 	 * @param answered per node, whether its vote answered; {@code null} when all did (a release after a hold):
-	 * a node whose vote did not answer gets a withdrawal marker, so that vote, run late, is refused
+	 * the release is sent as text to a node whose vote did not answer (see {@link #releaseOn}); every node gets
+	 * the attempt's marker, so a vote of it run late is refused and a repeated release answers as the first
 	 * @return completes with the replies (1 where the attempt held the key and it was deleted) once a quorum
 	 * deleted it (or no longer can), without waiting for the slowest node, whose release still runs; never fails
 	 */
@@ -158,7 +159,7 @@ final class RedlockCommands {
 	 * they and the contenders vote again after their random delays.
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
-	 * @param leaseMillis the lease: how long a withdrawal marker lives
+	 * @param leaseMillis the lease: how long the attempt's marker lives
 	 * @param answered per node, whether its vote answered
 	 * @return completes as {@link #release}'s does; never fails
 	 */
@@ -170,8 +171,8 @@ final class RedlockCommands {
 			boolean[] answered, String channel) {
 		String[] args = { keys.lock(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
-		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> releaseOn(node, args, attempt,
-				(answered == null || answered[i]) ? "0" : lease, channel), (reply) -> Long.valueOf(1).equals(reply),
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> releaseOn(node, args, attempt, lease,
+				answered == null || answered[i], channel), (reply) -> Long.valueOf(1).equals(reply),
 				this.settings.quorum());
 	}
 
@@ -180,7 +181,7 @@ final class RedlockCommands {
 	 * attempt).
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
-	 * @param leaseMillis the lease: how long a withdrawal marker lives
+	 * @param leaseMillis the lease: how long the attempt's marker lives
 	 * @param answered per node, whether its vote answered (see {@link #release})
 	 * @param first the replies to the first release
 	 * @return completes with the first replies, those of the nodes that answered now filled in; never fails
@@ -191,18 +192,19 @@ final class RedlockCommands {
 		String lease = Long.toString(leaseMillis);
 		return NodeReplies.sendToAll(this.nodes, (node, i) -> first.answered(i)
 				? CompletableFuture.completedFuture(first.replies().get(i))
-				: releaseOn(node, args, attempt, answered[i] ? "0" : lease, this.channel));
+				: releaseOn(node, args, attempt, lease, answered[i], this.channel));
 	}
 
 	/**
-	 * Sends a release to one node: with {@code EVALSHA}, but with the text where it sets a withdrawal marker. That
-	 * node's vote did not answer, so it is slow or unreachable, and the marker must be set even if this client
-	 * stops waiting: an {@code EVALSHA} answered {@code NOSCRIPT} too late would never be sent again as text.
+	 * Sends a release to one node (it sets the attempt's marker there, see {@code release.lua}): with
+	 * {@code EVALSHA}, but with the text where the node's vote did not answer. That node is slow or unreachable, and
+	 * the marker must be set even if this client stops waiting: an {@code EVALSHA} answered {@code NOSCRIPT} too
+	 * late would never be sent again as text.
 	 */
 	private static CompletableFuture<Object> releaseOn(RedlockNode node, String[] keys, String attempt,
-			String marker, String channel) {
-		return "0".equals(marker) ? node.eval(RedlockScript.RELEASE, keys, attempt, marker, channel)
-				: node.evalText(RedlockScript.RELEASE, keys, attempt, marker, channel);
+			String markerMillis, boolean voteAnswered, String channel) {
+		return voteAnswered ? node.eval(RedlockScript.RELEASE, keys, attempt, markerMillis, channel)
+				: node.evalText(RedlockScript.RELEASE, keys, attempt, markerMillis, channel);
 	}
 
 }

@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
  * Releases Redlock holds: one re-entry locally, the last hold on every node (with withdrawal markers where the
  * acquisition's vote never answered), and judges the outcome: lost when so many nodes answered that it was not
  * there that no quorum can have held it; released when a quorum answered (a node that did not keeps it until its
- * lease ends there); otherwise, after sending it once more to the nodes that did not answer, a {@link DistributedLockException}: fewer than a quorum answered, the lock ends
- * with its lease. Thread-safe.
+ * lease ends there). A release that neither a quorum confirmed nor enough absences refuted is first sent once more
+ * to the nodes that did not answer; then, if fewer than a quorum answered, a {@link DistributedLockException}: the
+ * lock ends with its lease. Thread-safe.
  */
 final class RedlockReleases {
 
@@ -64,9 +65,22 @@ final class RedlockReleases {
 		hold.stopRenewal();
 		int quorum = this.commands.settings().quorum();
 		return this.commands.release(hold.keys, hold.attempt, hold.leaseMillis, hold.answered)
-			.thenCompose((replies) -> (replies.answered() >= quorum) ? CompletableFuture.completedFuture(replies)
+			.thenCompose((replies) -> decided(replies, quorum) ? CompletableFuture.completedFuture(replies)
 					: this.commands.releaseAgain(hold.keys, hold.attempt, hold.leaseMillis, hold.answered, replies))
 			.thenApply((replies) -> judge(hold, lost, replies));
+	}
+
+	/**
+	 * Whether the replies tell the outcome: every node answered, or a quorum had it (held until now), or so many did
+	 * not that no quorum can have held it. Otherwise a node that did not answer may decide it, and is asked once
+	 * more: one node timing out (a loaded machine, a stall) must not turn a lost lock into a release. A repeated
+	 * release answers what its first run found ({@code release.lua}), so asking again never reads a release that
+	 * ran as an absence.
+	 */
+	private boolean decided(NodeReplies replies, int quorum) {
+		int nodes = this.commands.nodes().size();
+		int absent = replies.answered() - replies.ones();
+		return replies.answered() == nodes || replies.ones() >= quorum || nodes - absent < quorum;
 	}
 
 	private @Nullable Void judge(RedlockHold hold, @Nullable String lostBefore, NodeReplies replies) {
@@ -79,8 +93,10 @@ final class RedlockReleases {
 		int deleted = replies.ones();
 		int absent = replies.answered() - deleted;
 		if (nodes - absent < quorum) {
-			String reason = "its release found it on only " + deleted + " of " + nodes + " Redlock nodes (quorum "
-					+ quorum + "): its lease had ended or it was deleted";
+			// decided once so many nodes lacked it that no quorum can have held it: a node still silent then
+			// counts neither way
+			String reason = "its release did not find it on " + absent + " of " + nodes + " Redlock nodes (quorum "
+					+ quorum + "), so no quorum held it: its lease had ended or it was deleted";
 			this.events.lostAtRelease(hold, reason);
 			this.events.released(hold, true);
 			throw new LockLostException(hold.id.key(), reason);

@@ -1,26 +1,33 @@
 -- Redlock release (or withdrawal of an attempt that failed) on one node.
 -- KEYS[1]: the lock's hash on this node (see vote.lua)
--- KEYS[2]: this attempt's withdrawal marker, which vote.lua reads
+-- KEYS[2]: this attempt's marker: it makes vote.lua refuse a late or re-sent vote of the attempt (one that Redis
+--          still runs or Lettuce re-sends after the client gave up), and it keeps this release's answer ('held' or
+--          'free'), which a repeat of the release returns: a release that ran once and is sent again (Lettuce
+--          re-sends a command whose connection dropped; the client asks a node that did not answer once more)
+--          must not read "not held" because its first run deleted the key
 -- ARGV[1]: the attempt id
--- ARGV[2]: how long the withdrawal marker lives, in milliseconds (the lease), or 0 for no marker: the client sets
---          one where the vote never answered, so that vote, if Redis still runs it or Lettuce re-sends it, is
---          refused rather than taking the key for an attempt that gave up
+-- ARGV[2]: how long the marker lives, in milliseconds (the lease): longer than any vote or repeat of the attempt
 -- ARGV[3]: the release channel, '<key prefix>__released': when another attempt's vote was refused here while
 --          this one held the key (field 'w', see vote.lua), the deleted key's name (KEYS[1]) is published on it, so
 --          that the clients waiting for it vote again at once. pcall: a publish the user may not do (an ACL
 --          without the channel) never undoes the release; the waiters try again after their retry delay. Empty
 --          for the withdrawal of an attempt that did not win (a split vote): nothing is published.
--- Returns 1 when the attempt held the key here and it was deleted; 0 when it did not hold it (nothing else
---         changes: another owner's lock is never touched). The token counter stays: it outlives the lock.
-if tonumber(ARGV[2]) > 0 then
-    redis.call('set', KEYS[2], '1', 'px', ARGV[2])
+-- Returns 1 when the attempt held the key here when its release first ran (and it was deleted then); 0 when it did
+--         not hold it (nothing else changes: another owner's lock is never touched). The token counter stays: it
+--         outlives the lock.
+local before = redis.call('get', KEYS[2])
+if before == 'held' then
+    return 1
+elseif before == 'free' then
+    return 0
 end
 local lock = redis.call('hmget', KEYS[1], 'owner', 'w')
-if lock[1] == ARGV[1] then
+local held = lock[1] == ARGV[1]
+if held then
     redis.call('del', KEYS[1])
     if lock[2] and ARGV[3] ~= '' then
         redis.pcall('publish', ARGV[3], KEYS[1])
     end
-    return 1
 end
-return 0
+redis.call('set', KEYS[2], held and 'held' or 'free', 'px', ARGV[2])
+return held and 1 or 0

@@ -4,7 +4,7 @@
 --          as TTL
 -- KEYS[2]: the key's fencing-token counter on this node: a persistent string (no TTL) that outlives the lock,
 --          raised by record.lua, never lowered
--- KEYS[3]: this attempt's withdrawal marker (release.lua sets it where the vote had not answered)
+-- KEYS[3]: this attempt's marker (release.lua sets it at every release or withdrawal of the attempt)
 -- ARGV[1]: the attempt id, "<client id>:<thread id>/<attempt>" (or "<client id>:async-<n>/<attempt>")
 -- ARGV[2]: the lease in milliseconds
 -- ARGV[3]: optional: '1' when the attempt will wait if refused: a refusal then marks the holder's hash (field 'w'),

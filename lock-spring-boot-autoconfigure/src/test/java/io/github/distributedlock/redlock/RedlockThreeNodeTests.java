@@ -117,6 +117,24 @@ class RedlockThreeNodeTests extends RedlockTopologyTests {
 	}
 
 	@Test
+	void aRepeatedReleaseAnswersWhatItsFirstRunFound() {
+		RedlockCommands commands = new RedlockCommands(
+				this.topology.urls().stream().map((url) -> new RedlockNode(url, Duration.ofSeconds(1))).toList(),
+				new RedlockSettings(this.topology.urls(), Duration.ofSeconds(1), 0.01, Duration.ofMillis(10),
+						Duration.ZERO, RedlockTopology.PREFIX));
+		commands.nodes().forEach((node) -> node.connect().join());
+		RedlockKeys keys = RedlockKeys.of(RedlockTopology.PREFIX, "repeated");
+		String attempt = "repeating-client:1/1";
+		assertThat(commands.vote(keys, attempt, 5000).join().grants()).isGreaterThanOrEqualTo(2);
+		assertThat(commands.release(keys, attempt, 5000, null).join().ones()).as("held at the release").isGreaterThanOrEqualTo(2);
+		this.topology.awaitGone("repeated");
+		// as Lettuce re-sends a release whose connection dropped, or the client asks a silent node again: the key is
+		// gone, and yet the release ran while the attempt held it, which a repeat must not read as a loss
+		assertThat(commands.release(keys, attempt, 5000, null).join().ones()).as("the repeat").isGreaterThanOrEqualTo(2);
+		commands.nodes().forEach(RedlockNode::close);
+	}
+
+	@Test
 	void aVoteOfAWithdrawnAttemptIsRefused() {
 		RedlockLockClient client = this.topology.client();
 		RedlockCommands commands = new RedlockCommands(
@@ -125,6 +143,8 @@ class RedlockThreeNodeTests extends RedlockTopologyTests {
 						Duration.ZERO, RedlockTopology.PREFIX));
 		RedlockKeys keys = RedlockKeys.of(RedlockTopology.PREFIX, "late");
 		String attempt = client.getClientId() + ":1/1";
+		// the connections open in the background: a command on one still opening fails at once and runs nothing
+		commands.nodes().forEach((node) -> node.connect().join());
 		// withdrawn before its votes answered (as after a timeout): every node gets a withdrawal marker
 		commands.release(keys, attempt, 5000, new boolean[3]).join();
 		Votes late = commands.vote(keys, attempt, 5000).join();
