@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -15,11 +18,20 @@ import org.jspecify.annotations.Nullable;
  * node's server again ({@code run_id}), a replica ({@code INFO replication} role) or a member of a Redis Cluster
  * ({@code cluster_enabled}) is refused, with the node named. Per node, a log line says whether it persists
  * ({@code appendonly}, {@code appendfsync}), and a WARN where a restart could lose a lock. A node that cannot be
- * reached is WARNed about and not checked (Redlock works while a majority answers). Not thread-safe: runs once.
+ * reached (its connection not open within {@link #CONNECT_WAIT_SECONDS}, or a command not answered within the
+ * per-node timeout) is WARNed about and not checked (Redlock works while a majority answers). Not thread-safe:
+ * runs once.
  */
 final class RedlockNodeChecks {
 
 	private static final Log logger = LogFactory.getLog(RedlockNodeChecks.class);
+
+	/**
+	 * How long the check waits for a node's connection to open, in seconds: far longer than the per-node timeout,
+	 * which bounds the check's commands once connected, so that a slow connect at startup (a loaded machine, TLS)
+	 * does not leave a misconfigured node unchecked.
+	 */
+	static final long CONNECT_WAIT_SECONDS = 5;
 
 	private RedlockNodeChecks() {
 	}
@@ -62,6 +74,16 @@ final class RedlockNodeChecks {
 	}
 
 	private static @Nullable Map<String, String> info(RedlockNode node) {
+		try {
+			node.connect().get(CONNECT_WAIT_SECONDS, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			// what INFO runs into next names the cause
+		}
 		try {
 			Map<String, String> values = new HashMap<>();
 			for (String section : List.of("server", "replication", "cluster")) {
