@@ -115,6 +115,11 @@ public final class RedlockLockClient implements LockClient {
 		this.events.setObserver(observer);
 	}
 
+	/** The nodes, for the tests. */
+	List<RedlockNode> nodes() {
+		return this.commands.nodes();
+	}
+
 	/** The release notifications, for the tests. */
 	RedlockNotifications notifications() {
 		return this.notifications;
