@@ -27,7 +27,8 @@ final class RedlockNodeChecks {
 	private static final Log logger = LogFactory.getLog(RedlockNodeChecks.class);
 
 	/**
-	 * How long the check waits for a node's connection to open, in seconds: far longer than the per-node timeout,
+	 * How long the check waits for the nodes' connections to open, all at once, in seconds: far longer than the
+	 * per-node timeout,
 	 * which bounds the check's commands once connected, so that a slow connect at startup (a loaded machine, TLS)
 	 * does not leave a misconfigured node unchecked.
 	 */
@@ -47,6 +48,7 @@ final class RedlockNodeChecks {
 			logger.warn("Redlock over " + nodes.size() + " nodes: an even number tolerates no more failures than "
 					+ (nodes.size() - 1) + " nodes (quorum " + quorum + "); an odd number is recommended");
 		}
+		awaitConnections(nodes);
 		Map<String, String> runIds = new HashMap<>();
 		for (RedlockNode node : nodes) {
 			Map<String, String> info = info(node);
@@ -73,17 +75,26 @@ final class RedlockNodeChecks {
 		}
 	}
 
-	private static @Nullable Map<String, String> info(RedlockNode node) {
+	/**
+	 * Waits for every node's connection at once, up to {@link #CONNECT_WAIT_SECONDS} in all (not per node): a node
+	 * that does not connect in time is then reported by its {@code INFO}, which names the cause.
+	 */
+	private static void awaitConnections(List<RedlockNode> nodes) {
+		CompletableFuture<?>[] connections = nodes.stream()
+			.map((node) -> node.connect().exceptionally((ex) -> null))
+			.toArray(CompletableFuture[]::new);
 		try {
-			node.connect().get(CONNECT_WAIT_SECONDS, TimeUnit.SECONDS);
+			CompletableFuture.allOf(connections).get(CONNECT_WAIT_SECONDS, TimeUnit.SECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			return null;
 		}
 		catch (ExecutionException | TimeoutException ex) {
-			// what INFO runs into next names the cause
+			// the nodes still connecting are checked as they are: their INFO says why
 		}
+	}
+
+	private static @Nullable Map<String, String> info(RedlockNode node) {
 		try {
 			Map<String, String> values = new HashMap<>();
 			for (String section : List.of("server", "replication", "cluster")) {
