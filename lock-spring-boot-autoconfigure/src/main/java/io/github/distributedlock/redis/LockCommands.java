@@ -137,9 +137,10 @@ final class LockCommands {
 					channel, ALL_HOLDS).thenApply(LockCommands::withoutToken);
 		}
 		return switch (hold.id.type()) {
+			// without a thread to hand over to, the script answers one integer, not a pair (see the script)
 			case REENTRANT -> (next == null)
-					? this.scripts.runPairAsync(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key,
-							hold.owner, channel, ALL_HOLDS)
+					? this.scripts.runAsync(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key,
+							hold.owner, channel, ALL_HOLDS).thenApply(LockCommands::withoutToken)
 					: this.scripts.runPairAsync(LockScripts.REENTRANT_RELEASE, hold.redisKey, "release", key,
 							hold.owner, channel, ALL_HOLDS, next.owner, Long.toString(next.leaseMillis));
 			case READ -> this.scripts.runAsync(LockScripts.READ_RELEASE, hold.redisKey, "release", key, hold.owner,

@@ -10,29 +10,35 @@
 -- ARGV[4]: optional: the owner id (an acquisition attempt) to hand the lock to when this release frees it and no other instance waits
 --          for it (a thread of the same client queued for it)
 -- ARGV[5]: with ARGV[4]: that owner's lease in milliseconds
--- Returns {result, token}: result -1 when the owner holds no hold (never acquired, or lost: nothing is changed);
---         -2 when the lock was handed over to ARGV[4]: it holds it once, for its lease, with that fencing token;
---         otherwise the holds left (0: the lock is freed, or granted to a waiting instance); token 0 but for a
---         hand-over.
+-- Returns, with ARGV[4], {result, token}: result -1 when the owner holds no hold (never acquired, or lost: nothing
+--         is changed); -2 when the lock was handed over to ARGV[4]: it holds it once, for its lease, with that
+--         fencing token; otherwise the holds left (0: the lock is freed, or granted to a waiting instance); token 0
+--         but for a hand-over. Without ARGV[4] (no hand-over possible): the result alone, one integer (an array
+--         reply costs Redis and the client more than an integer, on every uncontended release).
 -- An uncontended release publishes nothing.
--- the holder's count and whether the hash has a token field, in one read (an uncontended release: 3 commands)
-local held = redis.call('hmget', KEYS[1], ARGV[1], '~f')
-local count = held[1]
-local fenced = held[2] and 1 or 0
+local function reply(result)
+    if ARGV[4] then
+        return { result, 0 }
+    end
+    return result
+end
+-- the holder's count (an uncontended release: HGET, HLEN, DEL). Every hash with a holder has '~f' (each path
+-- that gives the lock to an owner writes a token), so fields beyond the holder and '~f' can only be waiters.
+local count = redis.call('hget', KEYS[1], ARGV[1])
 if not count then
-    return { -1, 0 }
+    return reply(-1)
 end
 local left = tonumber(count) - tonumber(ARGV[3])
 if left > 0 then
     redis.call('hset', KEYS[1], ARGV[1], left)
-    return { left, 0 }
+    return reply(left)
 end
 -- only the holder (and '~f'): no other instance waits
-if ARGV[4] and redis.call('hlen', KEYS[1]) == 1 + fenced then
+if ARGV[4] and redis.call('hlen', KEYS[1]) <= 2 then
     redis.call('hset', KEYS[1], ARGV[4], 1)
     redis.call('hdel', KEYS[1], ARGV[1])
     redis.call('pexpire', KEYS[1], ARGV[5])
     return { -2, fence_next(KEYS[1]) }
 end
-rl_free(KEYS[1], ARGV[1], ARGV[2], fenced)
-return { 0, 0 }
+rl_free(KEYS[1], ARGV[1], ARGV[2], 1)
+return reply(0)

@@ -211,7 +211,7 @@ class RedisLockClientTests {
 			.getLock(this.key);
 		assertThatThrownBy(fromOtherInstance::unlock).isInstanceOf(IllegalMonitorStateException.class);
 		// and in Redis itself: the release script refuses an owner that holds nothing
-		long refused = ScriptResults.first(redis, LockScripts.REENTRANT_RELEASE, redisKey(), "intruder:1",
+		long refused = redis.execute(LockScripts.REENTRANT_RELEASE, List.of(redisKey()), "intruder:1",
 				this.client.getChannel(), "1");
 		assertThat(refused).isEqualTo(LockScripts.NOT_HELD);
 		assertThat(ScriptResults.withoutToken(redis.opsForHash().entries(redisKey())))

@@ -67,15 +67,18 @@ class WaitLoggingTests {
 		assertThat(this.waiter.tryAcquire(LockDefinition.builder(this.key).acquireTimeout(Duration.ofMillis(300)).build()))
 			.isEmpty();
 		assertThat(output.getOut()).containsPattern("Waiting up to \\d+ ms for lock '" + this.key
-				+ "' \\(REENTRANT\\) as .*: it is held, with \\d+ ms left of its lease")
-			.containsPattern("Waited \\d+ ms for lock '" + this.key + "' \\(REENTRANT\\) as .* and gave up: its "
-					+ "acquire timeout passed");
+				+ "' \\(REENTRANT\\) as .*: it is held, with \\d+ ms left of its lease");
+		// the end of a wait is logged as the wait's result completes: it may follow the caller's return
+		await().atMost(Duration.ofSeconds(5))
+			.untilAsserted(() -> assertThat(output.getOut()).containsPattern("Waited \\d+ ms for lock '" + this.key
+					+ "' \\(REENTRANT\\) as .* and gave up: its acquire timeout passed"));
 		CompletableFuture<LockHandle> next = CompletableFuture.supplyAsync(
 				() -> this.waiter.acquire(LockDefinition.builder(this.key).acquireTimeout(Duration.ofSeconds(20)).build()));
 		await().atMost(Duration.ofSeconds(10)).until(() -> output.getOut().split("Waiting up to").length > 2);
 		held.close();
 		next.get(20, TimeUnit.SECONDS).close();
-		assertThat(output.getOut()).containsPattern("Waited \\d+ ms for lock '" + this.key + "' .* and acquired it");
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(output.getOut())
+			.containsPattern("Waited \\d+ ms for lock '" + this.key + "' .* and acquired it"));
 	}
 
 	@Test
