@@ -2,6 +2,7 @@ package io.github.distributedlock.autoconfigure;
 
 import java.util.List;
 
+import io.github.distributedlock.aop.LockAnnotationValidator;
 import io.github.distributedlock.autoconfigure.DistributedLockAutoConfiguration.DistributedLockAdvisorConfiguration;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
@@ -129,6 +130,21 @@ public final class RedlockAutoConfiguration {
 	@ConditionalOnMissingBean
 	LockLostEventPublisher distributedLockLostEventPublisher(ApplicationEventPublisher publisher) {
 		return new LockLostEventPublisher(publisher);
+	}
+
+	/**
+	 * Logs the startup line, naming the nodes and the quorum (see {@link RedlockStoreSummary}); also here, not
+	 * only in {@link DistributedLockAutoConfiguration}: that one is off without Spring Data Redis, and would not
+	 * know the nodes.
+	 */
+	@Bean
+	@ConditionalOnBean(DistributedLockTemplate.class)
+	@ConditionalOnMissingBean(DistributedLockStartupLogger.class)
+	DistributedLockStartupLogger distributedLockStartupLogger(DistributedLockTemplate distributedLockTemplate,
+			ObjectProvider<LockAnnotationValidator> validator, DistributedLockProperties properties,
+			DistributedLockRedlockProperties redlock, ObjectProvider<LockClient> client) {
+		return new DistributedLockStartupLogger(distributedLockTemplate, validator,
+				new RedlockStoreSummary(properties, redlock, client));
 	}
 
 	/**

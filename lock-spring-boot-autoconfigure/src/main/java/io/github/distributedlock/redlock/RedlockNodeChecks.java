@@ -8,7 +8,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -18,21 +20,23 @@ import org.jspecify.annotations.Nullable;
  * node's server again ({@code run_id}), a replica ({@code INFO replication} role) or a member of a Redis Cluster
  * ({@code cluster_enabled}) is refused, with the node named. Per node, a log line says whether it persists
  * ({@code appendonly}, {@code appendfsync}), and a WARN where a restart could lose a lock. A node that cannot be
- * reached (its connection not open within {@link #CONNECT_WAIT_SECONDS}, or a command not answered within the
- * per-node timeout) is WARNed about and not checked (Redlock works while a majority answers). Not thread-safe:
- * runs once.
+ * reached within {@link #CONNECT_WAIT_SECONDS} (its connection not open, or its commands not answered: each is
+ * bounded by the per-node timeout, and asked again until then) is WARNed about and not checked (Redlock works while
+ * a majority answers). Not thread-safe: runs once.
  */
 final class RedlockNodeChecks {
 
 	private static final Log logger = LogFactory.getLog(RedlockNodeChecks.class);
 
 	/**
-	 * How long the check waits for the nodes' connections to open, all at once, in seconds: far longer than the
-	 * per-node timeout,
-	 * which bounds the check's commands once connected, so that a slow connect at startup (a loaded machine, TLS)
-	 * does not leave a misconfigured node unchecked.
+	 * How long the checks may take in all, in seconds: the nodes' connections open at once, and a command that the
+	 * per-node timeout cut short (a loaded machine at startup, a TLS handshake) is asked again until then, so that
+	 * a slow start does not leave a misconfigured node unchecked. A read asked twice is harmless.
 	 */
 	static final long CONNECT_WAIT_SECONDS = 5;
+
+	/** The pause before a check's command is asked again, in milliseconds. */
+	private static final long RETRY_PAUSE_MILLIS = 20;
 
 	private RedlockNodeChecks() {
 	}
@@ -48,10 +52,11 @@ final class RedlockNodeChecks {
 			logger.warn("Redlock over " + nodes.size() + " nodes: an even number tolerates no more failures than "
 					+ (nodes.size() - 1) + " nodes (quorum " + quorum + "); an odd number is recommended");
 		}
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CONNECT_WAIT_SECONDS);
 		awaitConnections(nodes);
 		Map<String, String> runIds = new HashMap<>();
 		for (RedlockNode node : nodes) {
-			Map<String, String> info = info(node);
+			Map<String, String> info = info(node, deadline);
 			if (info == null) {
 				continue;
 			}
@@ -71,7 +76,7 @@ final class RedlockNodeChecks {
 				throw new IllegalStateException("Redlock node " + node.name() + " is a Redis Cluster member "
 						+ "(cluster_enabled:1): Redlock needs independent primaries, not the shards of one cluster");
 			}
-			logPersistence(node);
+			logPersistence(node, deadline);
 		}
 	}
 
@@ -94,11 +99,11 @@ final class RedlockNodeChecks {
 		}
 	}
 
-	private static @Nullable Map<String, String> info(RedlockNode node) {
+	private static @Nullable Map<String, String> info(RedlockNode node, long deadline) {
 		try {
 			Map<String, String> values = new HashMap<>();
 			for (String section : List.of("server", "replication", "cluster")) {
-				parse(node.info(section).join(), values);
+				parse(untilDeadline(() -> node.info(section), deadline), values);
 			}
 			return values;
 		}
@@ -127,14 +132,37 @@ final class RedlockNodeChecks {
 		}
 	}
 
-	private static void logPersistence(RedlockNode node) {
-		String appendonly;
-		String fsync;
+	/**
+	 * Asks a node until it answers or the checks' time is up: a command the per-node timeout cut short, or refused
+	 * while the connection reopened, is asked again after a short pause.
+	 * @throws CompletionException the last failure, once the time is up
+	 */
+	private static <T> T untilDeadline(Supplier<CompletableFuture<T>> command, long deadline) {
+		while (true) {
+			try {
+				return command.get().join();
+			}
+			catch (CompletionException ex) {
+				if (System.nanoTime() - deadline >= 0 || ex.getCause() instanceof RedisCommandExecutionException) {
+					throw ex;
+				}
+			}
+			try {
+				Thread.sleep(RETRY_PAUSE_MILLIS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new CompletionException(ex);
+			}
+		}
+	}
+
+	private static void logPersistence(RedlockNode node, long deadline) {
+		@Nullable String appendonly;
+		@Nullable String fsync;
 		try {
-			CompletableFuture<@Nullable String> aof = node.config("appendonly");
-			CompletableFuture<@Nullable String> sync = node.config("appendfsync");
-			appendonly = aof.join();
-			fsync = sync.join();
+			appendonly = untilDeadline(() -> node.config("appendonly"), deadline);
+			fsync = untilDeadline(() -> node.config("appendfsync"), deadline);
 		}
 		catch (CompletionException ex) {
 			logger.warn("Redlock node " + node.name() + ": its persistence cannot be read (CONFIG GET refused: "

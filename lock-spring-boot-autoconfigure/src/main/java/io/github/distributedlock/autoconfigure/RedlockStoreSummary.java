@@ -1,0 +1,86 @@
+package io.github.distributedlock.autoconfigure;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.distributedlock.core.LockClient;
+import io.github.distributedlock.redlock.RedlockLockClient;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.util.ClassUtils;
+
+/**
+ * What the startup line says of the Redlock store: its nodes (host and port, never a password), the quorum, the key
+ * prefix and the Redlock settings, such as {@code on Redlock over 3 independent Redis primaries (quorum 2):
+ * a:6379, b:6379, c:6379 (TLS), key prefix 'lock:'}. Read from the properties, without connecting; the nodes'
+ * own checks (one server twice, replicas, persistence) are logged by the client as it starts. Says nothing of its
+ * own when the application defined its own {@link LockClient}.
+ */
+final class RedlockStoreSummary implements LockStoreSummary {
+
+	private static final boolean LETTUCE_PRESENT = ClassUtils.isPresent("io.lettuce.core.RedisClient",
+			RedlockStoreSummary.class.getClassLoader());
+
+	private final DistributedLockProperties properties;
+
+	private final DistributedLockRedlockProperties redlock;
+
+	private final ObjectProvider<LockClient> client;
+
+	RedlockStoreSummary(DistributedLockProperties properties, DistributedLockRedlockProperties redlock,
+			ObjectProvider<LockClient> client) {
+		this.properties = properties;
+		this.redlock = redlock;
+		this.client = client;
+	}
+
+	@Override
+	public @Nullable String where() {
+		if (!ours()) {
+			return null;
+		}
+		List<String> nodes = new ArrayList<>();
+		for (String url : this.redlock.getNodes()) {
+			nodes.add(hostAndPort(url));
+		}
+		int quorum = nodes.size() / 2 + 1;
+		return "on Redlock over " + nodes.size() + " independent Redis primaries (quorum " + quorum + "): "
+				+ String.join(", ", nodes) + ", key prefix '" + this.properties.getKeyPrefix() + "'";
+	}
+
+	@Override
+	public String settings() {
+		if (!ours()) {
+			return "";
+		}
+		String settings = ", node timeout " + DistributedLockStartupLogger.format(this.redlock.getNodeTimeout())
+				+ ", retry delay " + DistributedLockStartupLogger.format(this.redlock.getRetryDelay())
+				+ ", drift factor " + this.redlock.getDriftFactor() + ", min validity "
+				+ DistributedLockStartupLogger.format(this.redlock.getMinValidity());
+		String bundle = this.redlock.getSslBundle();
+		return (bundle != null && !bundle.isBlank()) ? settings + ", SSL bundle '" + bundle + "'" : settings;
+	}
+
+	// the client bean is this store's (not one the application defined); RedlockLockClient needs Lettuce to load
+	private boolean ours() {
+		return LETTUCE_PRESENT && this.client.getIfUnique() instanceof RedlockLockClient;
+	}
+
+	/** {@code host:port} of a node's URL, {@code (TLS)} after a {@code rediss://} one; no user or password. */
+	private static String hostAndPort(String url) {
+		try {
+			URI uri = URI.create(url.trim());
+			if (uri.getHost() == null) {
+				return "(a node URL without a host)";
+			}
+			String port = (uri.getPort() >= 0) ? ":" + uri.getPort() : ":6379";
+			return uri.getHost() + port + ("rediss".equalsIgnoreCase(uri.getScheme()) ? " (TLS)" : "");
+		}
+		catch (IllegalArgumentException ex) {
+			return "(a malformed node URL)";
+		}
+	}
+
+}
