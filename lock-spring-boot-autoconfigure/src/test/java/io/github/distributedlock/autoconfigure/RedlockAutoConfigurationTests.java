@@ -1,6 +1,5 @@
 package io.github.distributedlock.autoconfigure;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -14,11 +13,11 @@ import io.github.distributedlock.redlock.RedlockLockClient;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.ExclusionChecker;
 import io.github.distributedlock.test.RedisServer;
+import io.github.distributedlock.test.RedlockApplications;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -32,16 +31,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedlockAutoConfigurationTests {
 
-	private static final List<RedisServer> servers = new ArrayList<>();
+	private static List<RedisServer> servers = List.of();
 
 	private static final ExclusionChecker checker = new ExclusionChecker();
 
 	@BeforeAll
 	static void start() {
-		RedisServer.assumeOnPath();
-		for (int i = 0; i < 3; i++) {
-			servers.add(RedisServer.start());
-		}
+		servers = RedlockApplications.startNodes(3);
 	}
 
 	@AfterAll
@@ -50,19 +46,11 @@ class RedlockAutoConfigurationTests {
 	}
 
 	private static ApplicationContextRunner runner(String... nodes) {
-		List<String> properties = new ArrayList<>(List.of("distributed-lock.store=redlock",
-				"distributed-lock.redlock.node-timeout=250ms", "distributed-lock.redlock.retry-delay=20ms"));
-		for (int i = 0; i < nodes.length; i++) {
-			properties.add("distributed-lock.redlock.nodes[" + i + "]=" + nodes[i]);
-		}
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(RedlockAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class))
-			.withPropertyValues(properties.toArray(new String[0]));
+		return RedlockApplications.runner("250ms", nodes);
 	}
 
 	private static String[] urls() {
-		return servers.stream().map((server) -> "redis://" + server.host() + ":" + server.port()).toArray(String[]::new);
+		return RedlockApplications.urls(servers);
 	}
 
 	@Test

@@ -1,0 +1,69 @@
+package io.github.distributedlock.test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import io.github.distributedlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.github.distributedlock.autoconfigure.RedlockAutoConfiguration;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * Spring Boot applications with the Redlock store ({@code distributed-lock.store=redlock}), configured only by
+ * properties, and the {@code redis-server} nodes they lock on. Several applications started from one runner are
+ * independent instances: each has its own Redlock client.
+ */
+public final class RedlockApplications {
+
+	private RedlockApplications() {
+	}
+
+	/**
+	 * Starts plain {@code redis-server} processes to serve as Redlock nodes; skips the test where there is no
+	 * {@code redis-server}.
+	 * @param count how many
+	 * @return the servers, started; the caller closes them
+	 */
+	public static List<RedisServer> startNodes(int count) {
+		RedisServer.assumeOnPath();
+		List<RedisServer> servers = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			servers.add(RedisServer.start());
+		}
+		return servers;
+	}
+
+	/**
+	 * Returns the node URLs of servers.
+	 * @param servers the servers
+	 * @return one {@code redis://host:port} per server, in order
+	 */
+	public static String[] urls(List<RedisServer> servers) {
+		return servers.stream().map((server) -> "redis://" + server.host() + ":" + server.port()).toArray(String[]::new);
+	}
+
+	/**
+	 * Returns a runner of applications with the Redlock and the lock auto-configurations (and any more given),
+	 * {@code distributed-lock.store=redlock}, the given node timeout, a retry delay of 20 ms (contended tests stay
+	 * quick), and one {@code distributed-lock.redlock.nodes[i]} per node.
+	 * @param nodeTimeout the {@code distributed-lock.redlock.node-timeout}, such as {@code "250ms"}
+	 * @param nodes the node URLs, in order
+	 * @param moreAutoConfigurations further auto-configurations, such as the metrics one
+	 * @return the runner; it is immutable, so tests may share it and add properties or beans to it
+	 */
+	public static ApplicationContextRunner runner(String nodeTimeout, String[] nodes,
+			Class<?>... moreAutoConfigurations) {
+		List<String> properties = new ArrayList<>(List.of("distributed-lock.store=redlock",
+				"distributed-lock.redlock.node-timeout=" + nodeTimeout, "distributed-lock.redlock.retry-delay=20ms"));
+		for (int i = 0; i < nodes.length; i++) {
+			properties.add("distributed-lock.redlock.nodes[" + i + "]=" + nodes[i]);
+		}
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(RedlockAutoConfiguration.class,
+					DistributedLockAutoConfiguration.class))
+			.withConfiguration(AutoConfigurations.of(moreAutoConfigurations))
+			.withPropertyValues(properties.toArray(new String[0]));
+	}
+
+}
