@@ -12,10 +12,7 @@ import io.github.distributedlock.core.LockContext;
 import io.github.distributedlock.redlock.RedlockLockClient;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.ExclusionChecker;
-import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.test.RedlockApplications;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -31,26 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedlockAutoConfigurationTests {
 
-	private static List<RedisServer> servers = List.of();
-
 	private static final ExclusionChecker checker = new ExclusionChecker();
-
-	@BeforeAll
-	static void start() {
-		servers = RedlockApplications.startNodes(3);
-	}
-
-	@AfterAll
-	static void stop() {
-		servers.forEach(RedisServer::close);
-	}
 
 	private static ApplicationContextRunner runner(String... nodes) {
 		return RedlockApplications.runner("250ms", nodes);
 	}
 
 	private static String[] urls() {
-		return RedlockApplications.urls(servers);
+		return RedlockApplications.urls(RedlockApplications.sharedNodes());
 	}
 
 	@Test
@@ -92,11 +77,11 @@ class RedlockAutoConfigurationTests {
 
 	@Test
 	void aNodeListedTwiceIsRefusedNamingIt() {
-		String again = "redis://localhost:" + servers.get(0).port();
+		String again = "redis://localhost:" + RedlockApplications.sharedNodes().get(0).port();
 		runner(urls()[0], again, urls()[1]).run((context) -> assertThat(context).getFailure()
 			.rootCause()
 			.isInstanceOf(InvalidLockPropertyException.class)
-			.hasMessageContaining("localhost:" + servers.get(0).port())
+			.hasMessageContaining("localhost:" + RedlockApplications.sharedNodes().get(0).port())
 			.hasMessageContaining("one Redis server"));
 	}
 

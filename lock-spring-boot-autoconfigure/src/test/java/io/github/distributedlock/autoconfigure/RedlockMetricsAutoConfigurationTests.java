@@ -1,18 +1,14 @@
 package io.github.distributedlock.autoconfigure;
 
 import java.time.Duration;
-import java.util.List;
 
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.metrics.RedlockVoteMeters;
-import io.github.distributedlock.test.RedisServer;
 import io.github.distributedlock.test.RedlockApplications;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -27,20 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedlockMetricsAutoConfigurationTests {
 
-	private static List<RedisServer> servers = List.of();
-
-	@BeforeAll
-	static void start() {
-		servers = RedlockApplications.startNodes(3);
-	}
-
-	@AfterAll
-	static void stop() {
-		servers.forEach(RedisServer::close);
-	}
-
 	private static ApplicationContextRunner runner() {
-		return RedlockApplications.runner("250ms", RedlockApplications.urls(servers),
+		return RedlockApplications.runner("250ms", RedlockApplications.urls(RedlockApplications.sharedNodes()),
 				DistributedLockMetricsAutoConfiguration.class);
 	}
 

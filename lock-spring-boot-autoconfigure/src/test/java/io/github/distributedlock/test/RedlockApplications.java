@@ -16,22 +16,28 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  */
 public final class RedlockApplications {
 
+	private static List<RedisServer> sharedNodes;
+
 	private RedlockApplications() {
 	}
 
 	/**
-	 * Starts plain {@code redis-server} processes to serve as Redlock nodes; skips the test where there is no
-	 * {@code redis-server}.
-	 * @param count how many
-	 * @return the servers, started; the caller closes them
+	 * Returns 3 plain {@code redis-server} nodes for every test class of a test JVM that does not kill, restart or
+	 * reconfigure them, started on first use and stopped when the JVM exits, as {@link SharedRedis} does; skips
+	 * the test where there is no {@code redis-server}. Tests use keys of their own, so they do not meet.
+	 * @return the nodes, in order
 	 */
-	public static List<RedisServer> startNodes(int count) {
-		RedisServer.assumeOnPath();
-		List<RedisServer> servers = new ArrayList<>();
-		for (int i = 0; i < count; i++) {
-			servers.add(RedisServer.start());
+	public static synchronized List<RedisServer> sharedNodes() {
+		if (sharedNodes == null) {
+			RedisServer.assumeOnPath();
+			List<RedisServer> started = new ArrayList<>();
+			for (int i = 0; i < 3; i++) {
+				started.add(RedisServer.start());
+			}
+			sharedNodes = List.copyOf(started);
+			Runtime.getRuntime().addShutdownHook(new Thread(() -> started.forEach(RedisServer::close)));
 		}
-		return servers;
+		return sharedNodes;
 	}
 
 	/**
