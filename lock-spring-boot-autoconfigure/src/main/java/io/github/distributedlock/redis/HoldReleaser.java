@@ -48,6 +48,7 @@ final class HoldReleaser {
 	private final ReleaseReplays replays;
 
 	/**
+	 * Creates the release side of one client.
 	 * @param closed set once the client is closed: a hold released at shutdown is then not released again
 	 */
 	HoldReleaser(ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues, LockCommands commands,
