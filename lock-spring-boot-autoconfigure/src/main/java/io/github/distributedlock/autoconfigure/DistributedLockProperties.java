@@ -221,14 +221,7 @@ public class DistributedLockProperties {
 	 * @throws InvalidLockPropertyException if the grace period is negative; the message names the property
 	 */
 	public void setShutdownTimeout(Duration shutdownTimeout) {
-		Objects.requireNonNull(shutdownTimeout, "shutdownTimeout must not be null");
-		if (shutdownTimeout.isNegative()) {
-			throw new InvalidLockPropertyException("distributed-lock.shutdown-timeout", shutdownTimeout,
-					"The shutdown grace period (distributed-lock.shutdown-timeout) must not be negative, was "
-							+ shutdownTimeout,
-					"Set distributed-lock.shutdown-timeout to 0 (release at once) or a positive duration, such as 30s.");
-		}
-		this.shutdownTimeout = shutdownTimeout;
+		this.shutdownTimeout = LockPropertyChecks.shutdownTimeout(shutdownTimeout);
 	}
 
 	/**

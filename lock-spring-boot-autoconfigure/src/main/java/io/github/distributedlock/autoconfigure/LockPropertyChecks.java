@@ -31,14 +31,8 @@ final class LockPropertyChecks {
 
 	/** The default acquire timeout: not negative. */
 	static Duration acquireTimeout(Duration acquireTimeout) {
-		Objects.requireNonNull(acquireTimeout, "acquireTimeout must not be null");
-		if (acquireTimeout.isNegative()) {
-			throw new InvalidLockPropertyException("distributed-lock.acquire-timeout", acquireTimeout,
-					"The default acquire timeout (distributed-lock.acquire-timeout) must not be negative, was "
-							+ acquireTimeout,
-					"Set distributed-lock.acquire-timeout to 0 (try once) or a positive duration, such as 5s.");
-		}
-		return acquireTimeout;
+		return notNegative(acquireTimeout, "acquireTimeout", "acquire-timeout", "The default acquire timeout",
+				"0 (try once) or a positive duration, such as 5s");
 	}
 
 	/** The replica count: not negative. */
@@ -62,6 +56,30 @@ final class LockPropertyChecks {
 					"Set distributed-lock.sync-timeout to a positive number of milliseconds, such as 100ms.");
 		}
 		return syncTimeout;
+	}
+
+	/** The shutdown grace period: not negative. */
+	static Duration shutdownTimeout(Duration shutdownTimeout) {
+		return notNegative(shutdownTimeout, "shutdownTimeout", "shutdown-timeout", "The shutdown grace period",
+				"0 (release at once) or a positive duration, such as 30s");
+	}
+
+	/**
+	 * A duration that must not be negative.
+	 * @param field the setter's parameter, for a {@code null}
+	 * @param key the property's key under {@code distributed-lock.}
+	 * @param what what the property is, for the message
+	 * @param allowed the values to set instead
+	 */
+	private static Duration notNegative(Duration value, String field, String key, String what, String allowed) {
+		Objects.requireNonNull(value, () -> field + " must not be null");
+		if (value.isNegative()) {
+			String property = "distributed-lock." + key;
+			throw new InvalidLockPropertyException(property, value,
+					what + " (" + property + ") must not be negative, was " + value,
+					"Set " + property + " to " + allowed + ".");
+		}
+		return value;
 	}
 
 }

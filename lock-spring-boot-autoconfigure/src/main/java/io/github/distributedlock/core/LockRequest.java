@@ -70,25 +70,8 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 	 * and yet released by its thread; the message names the key
 	 */
 	public LockRequest {
-		Objects.requireNonNull(key, "key must not be null");
-		Objects.requireNonNull(type, "type must not be null");
-		Objects.requireNonNull(lease, "lease must not be null");
-		Objects.requireNonNull(holdAtLeast, "holdAtLeast must not be null");
-		Objects.requireNonNull(onLost, "onLost must not be null");
-		// a request is made for every acquisition: the messages are built only for a value that is refused
-		if (!LockValueChecks.isUsableLease(lease, autoRenew)) {
-			LockValueChecks.lease(lease, autoRenew, "lease of lock '" + key + "'");
-		}
-		if (permits != 1) {
-			LockValueChecks.permits(permits, type, "lock '" + key + "'");
-		}
-		LockValueChecks.notNegative(holdAtLeast, "Minimum hold (holdAtLeast)", key);
-		LockValueChecks.notNegative(timeout, "Timeout", key);
-		if (owner > 0 || (owner < 0 && releasedByThread)) {
-			throw new IllegalArgumentException("The owner of lock '" + key + "' must be CALLING_THREAD or one from "
-					+ "newAsyncOwner() (negative), and only the calling thread releases by thread, was " + owner
-					+ (releasedByThread ? " released by thread" : ""));
-		}
+		LockRequestChecks.check(key, type, permits, lease, autoRenew, holdAtLeast, onLost, timeout, owner,
+				releasedByThread);
 	}
 
 	/**
@@ -142,8 +125,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 	 */
 	public long asyncOwner() {
 		if (!isAsync()) {
-			throw new IllegalArgumentException("Lock '" + this.key + "': an asynchronous acquisition needs an owner "
-					+ "from newAsyncOwner(), not the calling thread");
+			throw LockRequestChecks.notAsync(this.key);
 		}
 		return this.owner;
 	}
@@ -154,8 +136,7 @@ public record LockRequest(String key, LockType type, int permits, Duration lease
 	 */
 	public void checkCallingThread() {
 		if (isAsync()) {
-			throw new IllegalArgumentException("Lock '" + this.key + "': owner " + this.owner
-					+ " is not the calling thread; acquireAsync acquires for it");
+			throw LockRequestChecks.notCallingThread(this.key, this.owner);
 		}
 	}
 

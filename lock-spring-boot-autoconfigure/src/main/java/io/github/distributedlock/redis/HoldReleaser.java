@@ -16,20 +16,14 @@ import org.jspecify.annotations.Nullable;
  * The release side of a {@link RedisLockClient}: counts an owner's or a handle's releases down, and releases
  * the last one in Redis, handing a reentrant lock to the next local waiter in the same round trip, or keeping
  * it taken by nobody until its minimum hold ends; releases holds whose thread ended (orphans). What holders did
- * not release in time at shutdown is released by {@link ShutdownReleases}. Releases run asynchronously; a
- * blocking caller waits for them. Thread-safe.
+ * not release in time at shutdown is released by {@link ShutdownReleases}, a release whose round trip failed is
+ * judged by {@link FailedReleases}. Releases run asynchronously; a blocking caller waits for them. Thread-safe.
  */
 final class HoldReleaser {
 
 	private static final Log logger = LogFactory.getLog(RedisLockClient.class);
 
 	private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
-
-	/**
-	 * What {@link #releaseInRedis} returns when its round trip failed in a way a retry may get past: the release
-	 * goes on in the background, and the caller's work stands.
-	 */
-	private static final long RELEASE_PENDING = Long.MIN_VALUE;
 
 	private final ConcurrentHashMap<HoldId, Hold> holds;
 
@@ -47,20 +41,21 @@ final class HoldReleaser {
 	/** Stops renewing released holds. */
 	private final LeaseWatchdog watchdog;
 
-	/** Sends releases that failed transiently again while their leases last. */
-	private final ReleaseRetries retries;
+	/** Judges releases whose round trip failed: lost, sent again, or failed. */
+	private final FailedReleases failed;
 
 	/** Tells a release that ran twice from one that found its lock wiped. */
 	private final ReleaseReplays replays;
 
 	/**
+	 * Creates the release side of one client.
 	 * @param closed set once the client is closed: a hold released at shutdown is then not released again
 	 */
 	HoldReleaser(ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues, LockCommands commands,
 			ShutdownGrace shutdownGrace, AtomicBoolean closed, HoldEvents events, LeaseWatchdog watchdog,
 			ReleaseReplays replays) {
 		this.replays = replays;
-		this.retries = new ReleaseRetries(commands, closed);
+		this.failed = new FailedReleases(commands, closed, events);
 		this.holds = holds;
 		this.queues = queues;
 		this.commands = commands;
@@ -146,7 +141,7 @@ final class HoldReleaser {
 				this.events.released(hold, false);
 				throw ScriptExecutor.unwrap(ex);
 			}
-			if (result == RELEASE_PENDING && hold.lostReason == null) {
+			if (result == FailedReleases.PENDING && hold.lostReason == null) {
 				// the work under the lock completed: a release that cannot reach Redis now must not undo its result
 				this.events.released(hold, false);
 				return null;
@@ -210,28 +205,7 @@ final class HoldReleaser {
 				this.shutdownGrace.releaseEnded();
 			}
 			if (ex != null) {
-				RuntimeException failure = ScriptExecutor.unwrap(ex);
-				if (RedisFailures.isWrongType(failure)) {
-					// the key holds something else now: the lock is gone, and what is there is not ours to remove
-					hold.markLost("its release found its Redis key '" + hold.redisKey
-							+ "' overwritten with a value that is no lock");
-					return LockScripts.NOT_HELD;
-				}
-				if (RedisFailures.isTransient(failure) && !this.closed.get() && !hold.autoRenew
-						&& sentAt - hold.confirmedUntil >= 0) {
-					// its hard lease had ended when the release was sent, and the watchdog had not told it yet:
-					// lost, as far as this client can know, not a release that merely failed
-					hold.markLost(hold.hardLeaseRanOut());
-					return LockScripts.NOT_HELD;
-				}
-				if (RedisFailures.isTransient(failure) && !this.closed.get()) {
-					// it may have run; it names this hold's attempt only, so sending it again is harmless
-					this.events.later(() -> this.events.releaseFailed(hold, failure));
-					this.retries.retry(hold);
-					return RELEASE_PENDING;
-				}
-				throw new DistributedLockException("Could not release lock '" + key + "'; it ends with its lease of "
-						+ hold.leaseMillis + " ms: " + failure.getMessage(), failure.getCause());
+				return this.failed.judge(hold, ScriptExecutor.unwrap(ex), sentAt);
 			}
 			if (reply.result() == LockScripts.NOT_HELD && hold.lostReason == null) {
 				// a release Lettuce sent again after a reconnect, or a lock wiped meanwhile

@@ -15,9 +15,9 @@ import org.jspecify.annotations.Nullable;
  * Every try names the same attempt (its owner id), so a try sent again after a round trip that failed is safe:
  * if the failed one ran after all, the next one finds the lock held by this attempt and holds it once. So a
  * try whose round trip failed on a dropped connection or a timeout is sent again, after a short pause, until
- * the deadline; only then does the attempt give up, withdrawing whatever its tries may have left in Redis (a
- * place in the queue, a claim, a grant, a hold its lost reply would have told of). A grant or a hold is
- * entered only from a reply or a grant message for this attempt: never guessed.
+ * the deadline; only then does the attempt give up, withdrawing whatever its tries may have left in Redis
+ * ({@link WaitWithdrawal}: a place in the queue, a claim, a grant, a hold its lost reply would have told of). A
+ * grant or a hold is entered only from a reply or a grant message for this attempt: never guessed.
  */
 final class RedisWait {
 
@@ -53,14 +53,8 @@ final class RedisWait {
 
 	private volatile boolean cancelled;
 
-	/** Whether a try left a place or claim in Redis. Written by one step at a time. */
-	private boolean claimed;
-
-	/**
-	 * Whether a try's round trip failed: it may have run, and left a hold or a claim that the client never
-	 * learnt of. Written by one step at a time.
-	 */
-	private boolean outcomeUnknown;
+	/** What the tries may have left in Redis, withdrawn when the wait ends without the lock. */
+	private final WaitWithdrawal withdrawal;
 
 	/** How many tries in a row failed. Written by one step at a time. */
 	private int failures;
@@ -91,6 +85,9 @@ final class RedisWait {
 		this.deadline = deadline;
 		this.waitId = waitId;
 		this.waiter = waiter;
+		this.withdrawal = new WaitWithdrawal(
+				(unknown) -> acquirer.commands.withdraw(type, permits, key, redisKey, owner, unknown),
+				acquirer.background);
 	}
 
 	/**
@@ -163,7 +160,7 @@ final class RedisWait {
 			fail(WaitingAcquirer.upgradeRefused(this.key));
 			return;
 		}
-		this.claimed |= claim > 0 && (result >= 0 || result == LockScripts.NO_TTL);
+		this.withdrawal.answered(claim > 0 && (result >= 0 || result == LockScripts.NO_TTL));
 		long remaining = this.deadline - System.nanoTime();
 		if (this.waiter == null || remaining <= 0 || this.cancelled) {
 			giveUp();
@@ -186,9 +183,7 @@ final class RedisWait {
 	private void failed(RuntimeException failure, long claim) {
 		boolean retriable = failure instanceof DistributedLockException && RedisFailures.isTransient(failure);
 		if (retriable && !RedisFailures.ranNothing(failure)) {
-			// it may have run: a place, a claim or a hold of this attempt may be in Redis now
-			this.outcomeUnknown = true;
-			this.claimed |= claim > 0;
+			this.withdrawal.mayHaveRun(claim);
 		}
 		long remaining = this.deadline - System.nanoTime();
 		if (!retriable || this.waiter == null || this.cancelled || remaining <= 0) {
@@ -247,41 +242,12 @@ final class RedisWait {
 	/** Ends without the lock, withdrawing what its tries may have left in Redis first. */
 	private void giveUp() {
 		unregister();
-		withdrawThen(() -> this.result.complete(null));
+		this.withdrawal.withdrawThen(() -> this.result.complete(null));
 	}
 
 	private void fail(RuntimeException failure) {
 		unregister();
-		withdrawThen(() -> this.result.completeExceptionally(failure));
-	}
-
-	/**
-	 * Withdraws what the attempt's tries may have left in Redis, then ends. After a try whose outcome is unknown
-	 * the end does not wait for the withdrawal (Redis is slow to answer or unreachable: the caller's failure
-	 * comes within one command timeout, not two); the withdrawal names this attempt only, so whenever it runs
-	 * it frees nothing of a later attempt.
-	 */
-	private void withdrawThen(Runnable end) {
-		if (!this.claimed && !this.outcomeUnknown) {
-			end.run();
-			return;
-		}
-		boolean unknown = this.outcomeUnknown;
-		if (!unknown) {
-			this.acquirer.commands.withdraw(this.type, this.permits, this.key, this.redisKey, this.owner, false)
-				.whenComplete((done, ex) -> end.run());
-			return;
-		}
-		Runnable withdrawal = () -> this.acquirer.commands.withdraw(this.type, this.permits, this.key, this.redisKey,
-				this.owner, true);
-		try {
-			this.acquirer.background.execute(withdrawal);
-		}
-		catch (RejectedExecutionException ex) {
-			// the client is closing: withdraw from here, before the connection factory goes
-			withdrawal.run();
-		}
-		end.run();
+		this.withdrawal.withdrawThen(() -> this.result.completeExceptionally(failure));
 	}
 
 	private void logWait(long remaining, long tryResult) {

@@ -16,7 +16,8 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * Runs the lock scripts on one lock key through a {@link ScriptTransport}, asynchronously, and checks their
  * replies. Failures, also a connection factory that is stopped, surface as {@link DistributedLockException}
- * naming the action and the lock. The blocking variants wait for the asynchronous ones. Thread-safe.
+ * naming the action and the lock ({@link ScriptFailures}). The blocking variants wait for the asynchronous ones.
+ * Thread-safe.
  */
 final class ScriptExecutor {
 
@@ -74,12 +75,13 @@ final class ScriptExecutor {
 		}
 		String what = (keys.size() == 1) ? keys.get(0) : keys.get(0) + " (and " + (keys.size() - 1) + " more)";
 		return this.transport.eval(script, true, false, keys.size(), keysAndArgs)
-			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(failure(action, what, what, ex)))
+			.exceptionallyCompose(
+					(ex) -> CompletableFuture.failedFuture(ScriptFailures.failure(action, what, what, ex)))
 			.thenApply((reply) -> {
 				if (reply instanceof List<?> list && list.size() == keys.size()) {
 					return list;
 				}
-				throw noResult(action, what, reply);
+				throw ScriptFailures.noResult(action, what, reply);
 			});
 	}
 
@@ -94,7 +96,8 @@ final class ScriptExecutor {
 	 */
 	CompletableFuture<Long> runAsync(RedisScript<Long> script, String redisKey, String action, String key,
 			String... args) {
-		return eval(script, false, false, redisKey, action, key, args).thenApply((reply) -> toLong(reply, action, key));
+		return eval(script, false, false, redisKey, action, key, args)
+			.thenApply((reply) -> ScriptFailures.toLong(reply, action, key));
 	}
 
 	/**
@@ -111,7 +114,8 @@ final class ScriptExecutor {
 	 */
 	CompletableFuture<Long> runTextAsync(RedisScript<Long> script, String redisKey, String action, String key,
 			String... args) {
-		return eval(script, false, true, redisKey, action, key, args).thenApply((reply) -> toLong(reply, action, key));
+		return eval(script, false, true, redisKey, action, key, args)
+			.thenApply((reply) -> ScriptFailures.toLong(reply, action, key));
 	}
 
 	/**
@@ -130,7 +134,7 @@ final class ScriptExecutor {
 					&& list.get(1) instanceof Long second) {
 				return new Pair(first, second);
 			}
-			throw noResult(action, key, reply);
+			throw ScriptFailures.noResult(action, key, reply);
 		});
 	}
 
@@ -159,7 +163,7 @@ final class ScriptExecutor {
 			if (reply instanceof List<?> list) {
 				return list;
 			}
-			throw noResult(action, key, reply);
+			throw ScriptFailures.noResult(action, key, reply);
 		}));
 	}
 
@@ -183,8 +187,9 @@ final class ScriptExecutor {
 		for (int i = 0; i < calls.size(); i++) {
 			Call call = calls.get(i);
 			outcomes.add(replies.get(i).thenApply((reply) -> (reply instanceof Long value) ? new Outcome(value, null)
-					: new Outcome(0, (reply instanceof Throwable failure) ? failure(call.action(), call.key(), call.redisKey(), failure)
-							: noResult(call.action(), call.key(), reply))));
+					: new Outcome(0, (reply instanceof Throwable failure)
+							? ScriptFailures.failure(call.action(), call.key(), call.redisKey(), failure)
+							: ScriptFailures.noResult(call.action(), call.key(), reply))));
 		}
 		return outcomes;
 	}
@@ -192,7 +197,7 @@ final class ScriptExecutor {
 	private CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, String redisKey,
 			String action, String key, String... args) {
 		return this.transport.eval(script, multi, sendText, 1, keysAndArgs(redisKey, args))
-			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(failure(action, key, redisKey, ex)));
+			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(ScriptFailures.failure(action, key, redisKey, ex)));
 	}
 
 	/**
@@ -221,7 +226,7 @@ final class ScriptExecutor {
 	 * @return the runtime exception or error to throw
 	 */
 	static RuntimeException unwrap(Throwable ex) {
-		Throwable cause = unwrapFuture(ex);
+		Throwable cause = ScriptFailures.unwrapFuture(ex);
 		if (cause instanceof RuntimeException runtime) {
 			return runtime;
 		}
@@ -231,37 +236,6 @@ final class ScriptExecutor {
 		return new DistributedLockException("A lock operation failed: " + cause, cause);
 	}
 
-	private static DistributedLockException failure(String action, String key, String redisKey, Throwable ex) {
-		Throwable cause = unwrapFuture(ex);
-		if (cause instanceof DistributedLockException known) {
-			return known;
-		}
-		// worded by what is known: a refused command or a connection never made ran nothing in Redis
-		String what;
-		if (RedisFailures.isPermissionDenied(cause) && RedisFailures.ranNothing(cause)) {
-			what = ": Redis refused it, nothing ran (" + RedisFailures.describe(cause) + ")";
-		}
-		else if (RedisFailures.ranNothing(cause)) {
-			what = ": no connection to Redis, nothing ran (" + RedisFailures.describe(cause) + ")";
-		}
-		else if (RedisFailures.isWrongType(cause)) {
-			what = ": its Redis key '" + redisKey + "' holds a value that is no lock (WRONGTYPE): something else writes "
-					+ "under the locks' key prefix; give the locks a prefix of their own (distributed-lock.key-prefix)";
-		}
-		else {
-			what = " in Redis: " + cause.getMessage();
-		}
-		return new DistributedLockException("Could not " + action + " lock '" + key + "'" + what, cause);
-	}
-
-	private static Throwable unwrapFuture(Throwable ex) {
-		Throwable cause = ex;
-		while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
-			cause = cause.getCause();
-		}
-		return cause;
-	}
-
 	private static byte[][] keysAndArgs(String redisKey, String... args) {
 		byte[][] keysAndArgs = new byte[1 + args.length][];
 		keysAndArgs[0] = redisKey.getBytes(StandardCharsets.UTF_8);
@@ -269,18 +243,6 @@ final class ScriptExecutor {
 			keysAndArgs[i + 1] = args[i].getBytes(StandardCharsets.UTF_8);
 		}
 		return keysAndArgs;
-	}
-
-	private static long toLong(@Nullable Object result, String action, String key) {
-		if (!(result instanceof Long value)) {
-			throw noResult(action, key, result);
-		}
-		return value;
-	}
-
-	private static DistributedLockException noResult(String action, String key, @Nullable Object result) {
-		return new DistributedLockException("Could not " + action + " lock '" + key + "': Redis returned "
-				+ ((result != null) ? "an unexpected " + result.getClass().getSimpleName() : "no result"));
 	}
 
 	/**

@@ -85,9 +85,7 @@ final class ShardedSubscription implements NotificationSubscription {
 
 	}
 
-	private final ReleaseChannels channels;
-
-	private final String grantSuffix;
+	private final SlotChannels slotChannels;
 
 	private final Listener listener;
 
@@ -112,8 +110,7 @@ final class ShardedSubscription implements NotificationSubscription {
 	ShardedSubscription(LettuceConnectionFactory connectionFactory, ReleaseChannels channels, String clientId,
 			Listener listener, ScheduledExecutorService scheduler) {
 		this.connection = new ShardedConnection(connectionFactory, new Messages());
-		this.channels = channels;
-		this.grantSuffix = ":" + clientId;
+		this.slotChannels = new SlotChannels(channels, clientId);
 		this.listener = listener;
 		this.scheduler = scheduler;
 		scheduler.scheduleWithFixedDelay(this::reconcile, 1, 1, TimeUnit.SECONDS);
@@ -218,7 +215,7 @@ final class ShardedSubscription implements NotificationSubscription {
 				(key, idle) -> (idle.waiters == 0 && now - idle.idleSince > LINGER_NANOS) ? null : idle) == null;
 		if (dropped) {
 			if (subscribedOn != null) {
-				unsubscribe(connection, subscribedOn, number);
+				this.slotChannels.unsubscribe(connection, subscribedOn, number);
 			}
 			return UP_TO_DATE;
 		}
@@ -231,7 +228,7 @@ final class ShardedSubscription implements NotificationSubscription {
 			// moved, or its node's connection broke: a release meanwhile was not heard
 			slot.nodeId = null;
 			slot.lost = true;
-			unsubscribe(connection, subscribedOn, number);
+			this.slotChannels.unsubscribe(connection, subscribedOn, number);
 			this.listener.slotChanged(number);
 		}
 		if (owner == null) {
@@ -241,33 +238,14 @@ final class ShardedSubscription implements NotificationSubscription {
 		if (!node.isOpen()) {
 			return NEEDS_REFRESH;
 		}
-		String channel = this.channels.ofSlot(number);
-		return node.async().ssubscribe(channel, channel + this.grantSuffix).toCompletableFuture()
-			.handle((subscribed, failure) -> {
-				if (failure != null) {
-					// MOVED: the slot has another owner than Lettuce knows
-					logger.debug("Cannot subscribe to lock notifications of hash slot " + number + " on node "
-							+ owner.getUri() + ": " + RedisFailures.describe(failure));
-					return false;
-				}
+		return this.slotChannels.subscribe(node, owner, number).thenApply((subscribed) -> {
+			if (subscribed) {
 				slot.nodeId = owner.getNodeId();
 				slot.lost = false;
 				this.listener.slotChanged(number);
-				return true;
-			});
-	}
-
-	private void unsubscribe(StatefulRedisClusterPubSubConnection<String, String> connection, String nodeId,
-			int number) {
-		try {
-			String channel = this.channels.ofSlot(number);
-			// not waited for: a broken connection sends it when it is made again (before which Lettuce subscribes
-			// again to what it had)
-			connection.getConnection(nodeId).async().sunsubscribe(channel, channel + this.grantSuffix);
-		}
-		catch (RuntimeException ex) {
-			// a node that left the cluster: its connection and subscriptions are gone
-		}
+			}
+			return subscribed;
+		});
 	}
 
 	/** Closes the connection, which ends every subscription; nothing is subscribed again. */

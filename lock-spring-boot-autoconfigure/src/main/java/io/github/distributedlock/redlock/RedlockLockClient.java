@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -21,7 +20,6 @@ import io.github.distributedlock.core.LockCapabilities;
 import io.github.distributedlock.core.LockCapability;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockHandle;
-import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.core.LockRequest;
 import io.lettuce.core.SslOptions;
@@ -30,11 +28,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * The Redlock store ({@code distributed-lock.store=redlock}): reentrant locks held on a majority of N independent
  * Redis primaries, each reached with its own Lettuce client (redis.io, "Distributed Locks with Redis"), with
- * fencing tokens that strictly increase across successive holders (see {@code docs/redlock.md}). An acquisition
- * is {@link RedlockAcquisition}, renewal {@link RedlockRenewer}, the release {@link RedlockReleases}. Re-entries
- * are counted in this client: a re-entry needs no new vote, only a validity that has not ended. Read/write locks,
- * semaphores and minimum holds are not supported ({@link #capabilities()}); a waiting acquisition is woken by the
- * release notifications of the nodes ({@link RedlockNotifications}), with a retry delay as fallback. Thread-safe.
+ * fencing tokens that strictly increase across successive holders (see {@code docs/redlock.md}). Acquisitions
+ * and re-entries are started by {@link RedlockAcquirer}, renewal is {@link RedlockRenewer}, the release
+ * {@link RedlockReleases}. Re-entries are counted on this client: a re-entry needs no new vote, only a validity
+ * that has not ended. Read/write locks, semaphores and minimum holds are not supported ({@link #capabilities()});
+ * a waiting acquisition is woken by the release notifications of the nodes ({@link RedlockNotifications}), with
+ * a retry delay as fallback. Thread-safe.
  */
 public final class RedlockLockClient implements LockClient {
 
@@ -50,15 +49,13 @@ public final class RedlockLockClient implements LockClient {
 
 	private final RedlockEvents events;
 
-	private final RedlockRenewer renewer;
-
 	private final RedlockReleases releases;
+
+	private final RedlockAcquirer acquirer;
 
 	private final Map<RedlockHold.HoldKey, RedlockHold> holds = new ConcurrentHashMap<>();
 
 	private final AtomicLong asyncOwners = new AtomicLong();
-
-	private final AtomicLong attempts = new AtomicLong();
 
 	private volatile boolean closed;
 
@@ -94,8 +91,10 @@ public final class RedlockLockClient implements LockClient {
 		executor.setRemoveOnCancelPolicy(true);
 		this.scheduler = executor;
 		this.events = new RedlockEvents(this.commands, executor);
-		this.renewer = new RedlockRenewer(this.commands, this.events, executor);
 		this.releases = new RedlockReleases(this.commands, this.events, this.holds);
+		this.acquirer = new RedlockAcquirer(this.clientId, settings.keyPrefix(), this.commands, this.notifications,
+				executor, this.events, new RedlockRenewer(this.commands, this.events, executor), this.releases,
+				this.holds);
 	}
 
 	/**
@@ -198,68 +197,7 @@ public final class RedlockLockClient implements LockClient {
 		if (this.closed) {
 			throw new DistributedLockException("Lock '" + request.key() + "': the Redlock client is closed");
 		}
-		RedlockHold.HoldKey id = new RedlockHold.HoldKey(owner, request.key());
-		RedlockHold held = this.holds.get(id);
-		if (held != null) {
-			LockHandle reentered = reenter(held, request);
-			if (reentered != null) {
-				return CompletableFuture.completedFuture(reentered);
-			}
-		}
-		Long timeout = (request.timeout() == null) ? null : request.timeout().toNanos();
-		RedlockAcquisition acquisition = new RedlockAcquisition(this.commands, this.notifications, this.scheduler,
-				() -> attemptId(owner), id, RedlockKeys.of(this.settings.keyPrefix(), request.key()),
-				request.lease().toMillis(), request.autoRenew(), timeout);
-		CompletableFuture<@Nullable LockHandle> result = new CompletableFuture<>();
-		acquisition.start().whenComplete((hold, failure) -> {
-			if (failure != null) {
-				result.completeExceptionally(failure);
-				return;
-			}
-			if (hold == null) {
-				result.complete(null);
-				return;
-			}
-			this.holds.put(id, hold);
-			this.renewer.watch(hold);
-			this.events.acquired(hold);
-			RedlockHandle handle = handle(hold, request);
-			if (!result.complete(handle)) {
-				handle.close();
-			}
-		});
-		result.whenComplete((handle, failure) -> {
-			if (failure instanceof CancellationException) {
-				acquisition.result.cancel(false);
-			}
-		});
-		return result;
-	}
-
-	private @Nullable LockHandle reenter(RedlockHold hold, LockRequest request) {
-		String lost = hold.lostReason();
-		if (lost == null && hold.validUntil() - System.nanoTime() <= 0) {
-			lost = "its validity ended before a renewal reached a quorum";
-			this.events.lost(hold, lost);
-			lost = hold.lostReason();
-		}
-		if (lost != null) {
-			throw new LockLostException(request.key(), lost);
-		}
-		return hold.reenter() ? handle(hold, request) : null;
-	}
-
-	private RedlockHandle handle(RedlockHold hold, LockRequest request) {
-		RedlockHandle handle = new RedlockHandle(hold, this.releases);
-		if (request.releasedByThread()) {
-			hold.addByThread(handle);
-		}
-		return handle;
-	}
-
-	private String attemptId(long owner) {
-		String base = this.clientId + ":" + ((owner >= 0) ? Long.toString(owner) : "async-" + -owner);
-		return base + "/" + this.attempts.incrementAndGet();
+		return this.acquirer.acquire(request, owner);
 	}
 
 	/**

@@ -79,8 +79,22 @@ final class RedlockReleases {
 	 */
 	private boolean decided(NodeReplies replies, int quorum) {
 		int nodes = this.commands.nodes().size();
-		int absent = replies.answered() - replies.ones();
-		return replies.answered() == nodes || replies.ones() >= quorum || nodes - absent < quorum;
+		return replies.answered() == nodes || replies.ones() >= quorum || refuted(absent(replies), nodes, quorum);
+	}
+
+	/**
+	 * Counts the nodes that answered a release without having the lock (any reply but 1).
+	 */
+	private static int absent(NodeReplies replies) {
+		return replies.answered() - replies.ones();
+	}
+
+	/**
+	 * Whether so many nodes lacked the lock that no quorum can have held it, a node still silent counting neither
+	 * way.
+	 */
+	private static boolean refuted(int absent, int nodes, int quorum) {
+		return nodes - absent < quorum;
 	}
 
 	private @Nullable Void judge(RedlockHold hold, @Nullable String lostBefore, NodeReplies replies) {
@@ -90,9 +104,8 @@ final class RedlockReleases {
 		}
 		int nodes = this.commands.nodes().size();
 		int quorum = this.commands.settings().quorum();
-		int deleted = replies.ones();
-		int absent = replies.answered() - deleted;
-		if (nodes - absent < quorum) {
+		int absent = absent(replies);
+		if (refuted(absent, nodes, quorum)) {
 			// decided once so many nodes lacked it that no quorum can have held it: a node still silent then
 			// counts neither way
 			String reason = "its release did not find it on " + absent + " of " + nodes + " Redlock nodes (quorum "

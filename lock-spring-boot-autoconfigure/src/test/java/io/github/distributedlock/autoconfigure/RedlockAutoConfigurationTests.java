@@ -1,6 +1,5 @@
 package io.github.distributedlock.autoconfigure;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -13,12 +12,9 @@ import io.github.distributedlock.core.LockContext;
 import io.github.distributedlock.redlock.RedlockLockClient;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.ExclusionChecker;
-import io.github.distributedlock.test.RedisServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import io.github.distributedlock.test.RedlockApplications;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -32,37 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedlockAutoConfigurationTests {
 
-	private static final List<RedisServer> servers = new ArrayList<>();
-
 	private static final ExclusionChecker checker = new ExclusionChecker();
 
-	@BeforeAll
-	static void start() {
-		RedisServer.assumeOnPath();
-		for (int i = 0; i < 3; i++) {
-			servers.add(RedisServer.start());
-		}
-	}
-
-	@AfterAll
-	static void stop() {
-		servers.forEach(RedisServer::close);
-	}
-
 	private static ApplicationContextRunner runner(String... nodes) {
-		List<String> properties = new ArrayList<>(List.of("distributed-lock.store=redlock",
-				"distributed-lock.redlock.node-timeout=250ms", "distributed-lock.redlock.retry-delay=20ms"));
-		for (int i = 0; i < nodes.length; i++) {
-			properties.add("distributed-lock.redlock.nodes[" + i + "]=" + nodes[i]);
-		}
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(RedlockAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class))
-			.withPropertyValues(properties.toArray(new String[0]));
+		return RedlockApplications.runner("250ms", nodes);
 	}
 
 	private static String[] urls() {
-		return servers.stream().map((server) -> "redis://" + server.host() + ":" + server.port()).toArray(String[]::new);
+		return RedlockApplications.urls(RedlockApplications.sharedNodes());
 	}
 
 	@Test
@@ -104,11 +77,11 @@ class RedlockAutoConfigurationTests {
 
 	@Test
 	void aNodeListedTwiceIsRefusedNamingIt() {
-		String again = "redis://localhost:" + servers.get(0).port();
+		String again = "redis://localhost:" + RedlockApplications.sharedNodes().get(0).port();
 		runner(urls()[0], again, urls()[1]).run((context) -> assertThat(context).getFailure()
 			.rootCause()
 			.isInstanceOf(InvalidLockPropertyException.class)
-			.hasMessageContaining("localhost:" + servers.get(0).port())
+			.hasMessageContaining("localhost:" + RedlockApplications.sharedNodes().get(0).port())
 			.hasMessageContaining("one Redis server"));
 	}
 

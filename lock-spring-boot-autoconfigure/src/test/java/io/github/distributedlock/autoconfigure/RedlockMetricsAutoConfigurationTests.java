@@ -1,21 +1,16 @@
 package io.github.distributedlock.autoconfigure;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.metrics.RedlockVoteMeters;
-import io.github.distributedlock.test.RedisServer;
+import io.github.distributedlock.test.RedlockApplications;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -28,32 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedlockMetricsAutoConfigurationTests {
 
-	private static final List<RedisServer> servers = new ArrayList<>();
-
-	@BeforeAll
-	static void start() {
-		RedisServer.assumeOnPath();
-		for (int i = 0; i < 3; i++) {
-			servers.add(RedisServer.start());
-		}
-	}
-
-	@AfterAll
-	static void stop() {
-		servers.forEach(RedisServer::close);
-	}
-
 	private static ApplicationContextRunner runner() {
-		List<String> properties = new ArrayList<>(List.of("distributed-lock.store=redlock",
-				"distributed-lock.redlock.node-timeout=250ms", "distributed-lock.redlock.retry-delay=20ms"));
-		for (int i = 0; i < servers.size(); i++) {
-			properties.add("distributed-lock.redlock.nodes[" + i + "]=redis://" + servers.get(i).host() + ":"
-					+ servers.get(i).port());
-		}
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(RedlockAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class, DistributedLockMetricsAutoConfiguration.class))
-			.withPropertyValues(properties.toArray(new String[0]));
+		return RedlockApplications.runner("250ms", RedlockApplications.urls(RedlockApplications.sharedNodes()),
+				DistributedLockMetricsAutoConfiguration.class);
 	}
 
 	@Test

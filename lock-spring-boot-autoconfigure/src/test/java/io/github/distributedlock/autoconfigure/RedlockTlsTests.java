@@ -9,13 +9,13 @@ import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockContext;
 import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.test.RedlockApplications;
 import io.github.distributedlock.test.TlsRedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -53,18 +53,11 @@ class RedlockTlsTests {
 	}
 
 	private static ApplicationContextRunner runner(String... more) {
-		List<String> properties = new ArrayList<>(List.of("distributed-lock.store=redlock",
-				"distributed-lock.redlock.node-timeout=2s", "distributed-lock.redlock.retry-delay=20ms"));
-		for (int i = 0; i < servers.size(); i++) {
-			TlsRedisServer server = servers.get(i);
-			properties.add("distributed-lock.redlock.nodes[" + i + "]=rediss://" + TlsRedisServer.USER + ":"
-					+ TlsRedisServer.PASSWORD + "@" + server.host() + ":" + server.port());
-		}
-		properties.addAll(List.of(more));
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class, RedlockAutoConfiguration.class,
-					DistributedLockAutoConfiguration.class))
-			.withPropertyValues(properties.toArray(new String[0]));
+		String[] nodes = servers.stream()
+			.map((server) -> "rediss://" + TlsRedisServer.USER + ":" + TlsRedisServer.PASSWORD + "@" + server.host()
+					+ ":" + server.port())
+			.toArray(String[]::new);
+		return RedlockApplications.runner("2s", nodes, SslAutoConfiguration.class).withPropertyValues(more);
 	}
 
 	private static String trustingTheTestCa() {

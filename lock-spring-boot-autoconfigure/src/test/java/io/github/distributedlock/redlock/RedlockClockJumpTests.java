@@ -25,11 +25,6 @@ class RedlockClockJumpTests extends RedlockTopologyTests {
 	private @Nullable FakeClock clock;
 
 	@Override
-	int nodes() {
-		return 3;
-	}
-
-	@Override
 	RedlockTopology newTopology() {
 		this.clock = FakeClock.installed() ? FakeClock.create() : null;
 		return new RedlockTopology(nodes(),

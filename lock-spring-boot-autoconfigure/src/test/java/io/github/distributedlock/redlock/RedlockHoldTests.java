@@ -23,11 +23,6 @@ import static org.awaitility.Awaitility.await;
  */
 class RedlockHoldTests extends RedlockTopologyTests {
 
-	@Override
-	int nodes() {
-		return 3;
-	}
-
 	@Test
 	void aLateReleaseAfterAHardLeaseRanOutTouchesNoneOfTheNextHoldersNodes() throws Exception {
 		RedlockLockClient first = this.topology.client();

@@ -16,11 +16,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedlockObservabilityTests extends RedlockTopologyTests {
 
-	@Override
-	int nodes() {
-		return 3;
-	}
-
 	@Test
 	void votesAreCountedPerNodeAndOutcome() throws Exception {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();

@@ -17,11 +17,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class RedlockScriptCacheTests extends RedlockTopologyTests {
 
-	@Override
-	int nodes() {
-		return 3;
-	}
-
 	@Test
 	void votesRecordsAndReleasesAreSentBySha1() throws Exception {
 		RedlockLockClient client = this.topology.client();

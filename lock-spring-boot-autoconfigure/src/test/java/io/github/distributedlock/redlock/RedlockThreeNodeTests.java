@@ -27,11 +27,6 @@ import static org.awaitility.Awaitility.await;
  */
 class RedlockThreeNodeTests extends RedlockTopologyTests {
 
-	@Override
-	int nodes() {
-		return 3;
-	}
-
 	@Test
 	void acquiredExactlyWhenTheFreeNodesAreAMajority() throws Exception {
 		RedlockQuorumChecks.everySubsetOfOccupiedNodes(this.topology);

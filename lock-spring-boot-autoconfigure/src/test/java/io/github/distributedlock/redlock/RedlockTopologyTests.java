@@ -15,9 +15,13 @@ abstract class RedlockTopologyTests {
 	RedlockTopology topology;
 
 	/**
-	 * @return how many nodes the topology has
+	 * Tells how many nodes the topology has: 3, the smallest Redlock that tolerates a node's failure, unless the
+	 * class overrides it.
+	 * @return how many nodes
 	 */
-	abstract int nodes();
+	int nodes() {
+		return 3;
+	}
 
 	/**
 	 * Starts the topology the class shares; a class whose nodes need more than {@link #nodes()} overrides it.

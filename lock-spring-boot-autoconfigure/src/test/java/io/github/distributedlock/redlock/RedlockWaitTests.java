@@ -25,11 +25,6 @@ class RedlockWaitTests extends RedlockTopologyTests {
 
 	private final ExecutorService threads = Executors.newCachedThreadPool();
 
-	@Override
-	int nodes() {
-		return 3;
-	}
-
 	@AfterAll
 	void stopThreads() {
 		this.threads.shutdownNow();
