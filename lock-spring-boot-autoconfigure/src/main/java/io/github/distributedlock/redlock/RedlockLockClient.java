@@ -98,7 +98,8 @@ public final class RedlockLockClient implements LockClient {
 	}
 
 	/**
-	 * Checks the nodes, one after another, each bounded by the per-node timeout: see {@link RedlockNodeChecks}.
+	 * Checks the nodes (their connections awaited together, then each node in turn, 5 s in all): see
+	 * {@link RedlockNodeChecks}.
 	 * @throws IllegalStateException if a node is the same server as another, a replica or a Cluster member; the
 	 * message names it
 	 */

@@ -10,7 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
-import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -133,8 +134,8 @@ final class RedlockNodeChecks {
 	}
 
 	/**
-	 * Asks a node until it answers or the checks' time is up: a command the per-node timeout cut short, or refused
-	 * while the connection reopened, is asked again after a short pause.
+	 * Asks a node until it answers or the checks' time is up: a command that failed in a way worth asking again
+	 * ({@link #worthAskingAgain}) is asked again after a short pause.
 	 * @throws CompletionException the last failure, once the time is up
 	 */
 	private static <T> T untilDeadline(Supplier<CompletableFuture<T>> command, long deadline) {
@@ -143,7 +144,7 @@ final class RedlockNodeChecks {
 				return command.get().join();
 			}
 			catch (CompletionException ex) {
-				if (System.nanoTime() - deadline >= 0 || ex.getCause() instanceof RedisCommandExecutionException) {
+				if (System.nanoTime() - deadline >= 0 || !worthAskingAgain(ex.getCause())) {
 					throw ex;
 				}
 			}
@@ -155,6 +156,16 @@ final class RedlockNodeChecks {
 				throw new CompletionException(ex);
 			}
 		}
+	}
+
+	/**
+	 * Whether a failure can pass if asked again: a command cut short by the per-node timeout, or refused while the
+	 * connection reopens. A refused connection, a refused password or an error reply would only repeat (and a
+	 * node that is down must not hold the startup for long: Redlock starts without it).
+	 */
+	private static boolean worthAskingAgain(@Nullable Throwable failure) {
+		return failure instanceof TimeoutException || failure instanceof RedisCommandTimeoutException
+				|| (failure != null && failure.getClass() == RedisException.class);
 	}
 
 	private static void logPersistence(RedlockNode node, long deadline) {

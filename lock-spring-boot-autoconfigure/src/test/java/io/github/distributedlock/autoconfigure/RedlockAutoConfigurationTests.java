@@ -13,10 +13,14 @@ import io.github.distributedlock.redlock.RedlockLockClient;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.ExclusionChecker;
 import io.github.distributedlock.test.RedlockApplications;
+import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.system.CapturedOutput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -54,6 +58,24 @@ class RedlockAutoConfigurationTests {
 			assertThat(checker.bodies()).isEqualTo(60);
 			assertThat(jobs.get(0).later().get(10, TimeUnit.SECONDS)).isEqualTo("done later");
 		}));
+	}
+
+	@Test
+	@ExtendWith(OutputCaptureExtension.class)
+	void theStartupLineNamesTheNodesAndTheQuorumButNoPassword(CapturedOutput output) {
+		List<RedisServer> nodes = RedlockApplications.sharedNodes();
+		String[] urls = urls();
+		// a password in a URL is never logged (this node then refuses the AUTH and goes unchecked: 2 still vote)
+		urls[2] = "redis://:not-logged@" + nodes.get(2).host() + ":" + nodes.get(2).port();
+		runner(urls).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(output.getOut()).contains("Distributed locks on Redlock over 3 independent Redis primaries "
+					+ "(quorum 2): " + nodes.get(0).host() + ":" + nodes.get(0).port() + ", " + nodes.get(1).host()
+					+ ":" + nodes.get(1).port() + ", " + nodes.get(2).host() + ":" + nodes.get(2).port()
+					+ ", key prefix 'lock:'")
+				.contains("node timeout 250ms")
+				.doesNotContain("not-logged");
+		});
 	}
 
 	@Test
