@@ -91,6 +91,21 @@ final class RedisAdmin implements AutoCloseable {
 	}
 
 	/**
+	 * Redis's user CPU time so far ({@code used_cpu_user}): its own work, reading and parsing requests, running
+	 * commands and scripts, without the system calls (on loopback, a reply's system call also runs the client
+	 * socket's receive path, so the system time depends on the client too).
+	 * @return seconds
+	 */
+	double userCpuSeconds() {
+		for (String line : sync().info("cpu").split("\r?\n")) {
+			if (line.startsWith("used_cpu_user:")) {
+				return Double.parseDouble(line.substring(line.indexOf(':') + 1));
+			}
+		}
+		return 0;
+	}
+
+	/**
 	 * The CPU time Redis has used since it started, system and user.
 	 * @return seconds
 	 */

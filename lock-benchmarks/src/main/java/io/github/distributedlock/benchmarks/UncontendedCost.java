@@ -43,9 +43,12 @@ public final class UncontendedCost {
 	 * @param redisCpuMicros redis-server's CPU time (user and system) per pair, µs
 	 * @param requests requests the client sent per pair
 	 * @param inside commands run inside scripts per pair
+	 * @param scriptMicros µs Redis spent in script calls per pair ({@code INFO commandstats})
+	 * @param redisUserMicros redis-server's user CPU time per pair, µs (its own work, without system calls)
 	 */
 	record Sample(String peer, int round, double pairsPerSecond, double clientCpuMicros, double allocatedBytes,
-			double redisCpuMicros, double requests, double inside) {
+			double redisCpuMicros, double requests, double inside, double scriptMicros,
+			double redisUserMicros) {
 	}
 
 	private UncontendedCost() {
@@ -105,6 +108,7 @@ public final class UncontendedCost {
 			}
 			admin.resetStats();
 			double redisCpu = admin.cpuSeconds();
+			double redisUser = admin.userCpuSeconds();
 			long allocated = allocatedBytes();
 			ThreadCpu threads = ThreadCpu.start();
 			long cpu = ThreadCpu.processCpuNanos();
@@ -123,9 +127,11 @@ public final class UncontendedCost {
 				.toList());
 			allocated = allocatedBytes() - allocated;
 			redisCpu = admin.cpuSeconds() - redisCpu;
+			redisUser = admin.userCpuSeconds() - redisUser;
 			long[] counted = admin.commandStats().requestsInsideScriptMicros();
 			return new Sample(peerName, round, pairs * 1e9 / wall, cpu / 1e3 / pairs, (double) allocated / pairs,
-					redisCpu * 1e6 / pairs, (double) counted[0] / pairs, (double) counted[1] / pairs);
+					redisCpu * 1e6 / pairs, (double) counted[0] / pairs, (double) counted[1] / pairs,
+					(double) counted[2] / pairs, redisUser * 1e6 / pairs);
 		}
 	}
 
@@ -150,9 +156,12 @@ public final class UncontendedCost {
 			.append(" rounds after one unrecorded round (the JIT's), the peers in alternating order, each round a new client warmed up with ").append(WARM_UP)
 			.append(" pairs, then ").append(PAIRS).append(" measured pairs. Median of the rounds, [min-max]. ")
 			.append("Client CPU is the JVM process's (caller, I/O threads, GC, JIT); allocation is all threads'; ")
-			.append("Redis CPU is `INFO cpu` user+system.\n\n");
-		md.append("| peer | pairs/s | client CPU µs | allocated bytes | Redis CPU µs | requests | commands inside scripts |\n");
-		md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+			.append("Redis CPU is `INFO cpu` user+system (the whole server: reading, parsing and answering requests "
+					+ "too); Redis µs in scripts is the time `INFO commandstats` counts in the script calls (the "
+					+ "scripts and the commands they call, the steadier of the two on a shared machine).\n\n");
+		md.append("| peer | pairs/s | client CPU µs | allocated bytes | Redis CPU µs | of which user | Redis µs in "
+				+ "scripts | requests | commands inside scripts |\n");
+		md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 		List<String> peers = samples.stream().map(Sample::peer).distinct().toList();
 		for (String peer : peers) {
 			List<Sample> mine = samples.stream().filter((s) -> s.peer().equals(peer)).toList();
@@ -161,6 +170,8 @@ public final class UncontendedCost {
 				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::clientCpuMicros).toArray(), "%.1f"))
 				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::allocatedBytes).toArray(), "%.0f"))
 				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::redisCpuMicros).toArray(), "%.1f"))
+				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::redisUserMicros).toArray(), "%.1f"))
+				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::scriptMicros).toArray(), "%.1f"))
 				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::requests).toArray(), "%.2f"))
 				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::inside).toArray(), "%.2f"))
 				.append(" |\n");
@@ -169,6 +180,9 @@ public final class UncontendedCost {
 		ratio(md, samples, "ours / floor pairs/s (W1)", "floor", Sample::pairsPerSecond, ">= 0.95");
 		ratio(md, samples, "ours / floor client CPU per pair", "floor", Sample::clientCpuMicros, "<= 1.15");
 		ratio(md, samples, "ours / si-spin Redis CPU per pair", "si-spin", Sample::redisCpuMicros, "<= 1.2");
+		ratio(md, samples, "ours / si-spin Redis user CPU per pair", "si-spin", Sample::redisUserMicros, "");
+		ratio(md, samples, "ours / si-spin Redis µs in scripts per pair", "si-spin", Sample::scriptMicros, "");
+		ratio(md, samples, "ours / floor Redis CPU per pair", "floor", Sample::redisCpuMicros, "");
 		ratio(md, samples, "ours / redisson pairs/s", "redisson", Sample::pairsPerSecond, "");
 		ratio(md, samples, "ours / redisson client CPU per pair", "redisson", Sample::clientCpuMicros, "");
 		return md.toString();
