@@ -1,7 +1,5 @@
 package io.github.distributedlock.autoconfigure;
 
-import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.github.distributedlock.core.LockClient;
@@ -14,7 +12,8 @@ import org.springframework.util.ClassUtils;
 /**
  * What the startup line says of the Redlock store: its nodes (host and port, never a password), the quorum, the key
  * prefix and the Redlock settings, such as {@code on Redlock over 3 independent Redis primaries (quorum 2):
- * a:6379, b:6379, c:6379 (TLS), key prefix 'lock:'}. Read from the properties, without connecting; the nodes'
+ * a:6379, b:6379, c:6379 (TLS), key prefix 'lock:'}. The nodes and the quorum are the client's, as it reaches
+ * them ({@link RedlockLockClient#describeNodes()}), the settings the properties; nothing connects. The nodes'
  * own checks (one server twice, replicas, persistence) are logged by the client as it starts. Says nothing of its
  * own when the application defined its own {@link LockClient}.
  */
@@ -38,21 +37,18 @@ final class RedlockStoreSummary implements LockStoreSummary {
 
 	@Override
 	public @Nullable String where() {
-		if (!ours()) {
+		RedlockLockClient client = ours();
+		if (client == null) {
 			return null;
 		}
-		List<String> nodes = new ArrayList<>();
-		for (String url : this.redlock.getNodes()) {
-			nodes.add(hostAndPort(url));
-		}
-		int quorum = nodes.size() / 2 + 1;
-		return "on Redlock over " + nodes.size() + " independent Redis primaries (quorum " + quorum + "): "
-				+ String.join(", ", nodes) + ", key prefix '" + this.properties.getKeyPrefix() + "'";
+		List<String> nodes = client.describeNodes();
+		return "on Redlock over " + nodes.size() + " independent Redis primaries (quorum " + client.getQuorum()
+				+ "): " + String.join(", ", nodes) + ", key prefix '" + this.properties.getKeyPrefix() + "'";
 	}
 
 	@Override
 	public String settings() {
-		if (!ours()) {
+		if (ours() == null) {
 			return "";
 		}
 		String settings = ", node timeout " + DistributedLockStartupLogger.format(this.redlock.getNodeTimeout())
@@ -64,23 +60,8 @@ final class RedlockStoreSummary implements LockStoreSummary {
 	}
 
 	// the client bean is this store's (not one the application defined); RedlockLockClient needs Lettuce to load
-	private boolean ours() {
-		return LETTUCE_PRESENT && this.client.getIfUnique() instanceof RedlockLockClient;
-	}
-
-	/** {@code host:port} of a node's URL, {@code (TLS)} after a {@code rediss://} one; no user or password. */
-	private static String hostAndPort(String url) {
-		try {
-			URI uri = URI.create(url.trim());
-			if (uri.getHost() == null) {
-				return "(a node URL without a host)";
-			}
-			String port = (uri.getPort() >= 0) ? ":" + uri.getPort() : ":6379";
-			return uri.getHost() + port + ("rediss".equalsIgnoreCase(uri.getScheme()) ? " (TLS)" : "");
-		}
-		catch (IllegalArgumentException ex) {
-			return "(a malformed node URL)";
-		}
+	private @Nullable RedlockLockClient ours() {
+		return (LETTUCE_PRESENT && this.client.getIfUnique() instanceof RedlockLockClient redlock) ? redlock : null;
 	}
 
 }

@@ -108,6 +108,27 @@ public final class RedlockLockClient implements LockClient {
 	}
 
 	/**
+	 * Names the nodes for logs, as this client reaches them.
+	 * @return {@code host:port} of each node in the configured order, followed by {@code " (TLS)"} for a
+	 * {@code rediss://} one; never a user or password
+	 */
+	public List<String> describeNodes() {
+		List<String> names = new ArrayList<>();
+		for (RedlockNode node : this.commands.nodes()) {
+			names.add(node.isTls() ? node.name() + " (TLS)" : node.name());
+		}
+		return names;
+	}
+
+	/**
+	 * Returns the quorum: a majority of the configured nodes ({@link RedlockSettings#quorum()}).
+	 * @return the number of nodes that must grant a lock
+	 */
+	public int getQuorum() {
+		return this.settings.quorum();
+	}
+
+	/**
 	 * Sets who is told what happens to this client's locks (meters, {@code LockLostEvent}s).
 	 * @param observer the observer, {@link LockObserver#NONE} for nobody
 	 */

@@ -111,6 +111,14 @@ final class RedlockNode implements AutoCloseable {
 	}
 
 	/**
+	 * Whether the node is reached over TLS.
+	 * @return {@code true} for a {@code rediss://} node
+	 */
+	boolean isTls() {
+		return this.uri.isSsl();
+	}
+
+	/**
 	 * Starts opening the connection without waiting, so that the first vote does not pay for it within the
 	 * per-node timeout.
 	 * @return completes when the connection is open, or fails
