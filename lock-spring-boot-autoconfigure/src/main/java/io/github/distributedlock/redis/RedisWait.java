@@ -85,9 +85,7 @@ final class RedisWait {
 		this.deadline = deadline;
 		this.waitId = waitId;
 		this.waiter = waiter;
-		this.withdrawal = new WaitWithdrawal(
-				(unknown) -> acquirer.commands.withdraw(type, permits, key, redisKey, owner, unknown),
-				acquirer.background);
+		this.withdrawal = new WaitWithdrawal();
 	}
 
 	/**
@@ -242,12 +240,19 @@ final class RedisWait {
 	/** Ends without the lock, withdrawing what its tries may have left in Redis first. */
 	private void giveUp() {
 		unregister();
-		this.withdrawal.withdrawThen(() -> this.result.complete(null));
+		this.withdrawal.withdrawThen(this::withdraw, this.acquirer.background, () -> this.result.complete(null));
 	}
 
 	private void fail(RuntimeException failure) {
 		unregister();
-		this.withdrawal.withdrawThen(() -> this.result.completeExceptionally(failure));
+		this.withdrawal.withdrawThen(this::withdraw, this.acquirer.background,
+				() -> this.result.completeExceptionally(failure));
+	}
+
+	/** Withdraws this attempt in Redis ({@link LockCommands#withdraw}), when it ends without the lock. */
+	private CompletableFuture<Void> withdraw(boolean outcomeUnknown) {
+		return this.acquirer.commands.withdraw(this.type, this.permits, this.key, this.redisKey, this.owner,
+				outcomeUnknown);
 	}
 
 	private void logWait(long remaining, long tryResult) {

@@ -12,12 +12,6 @@ import java.util.function.Function;
  */
 final class WaitWithdrawal {
 
-	/** Withdraws the attempt in Redis, told whether a try's outcome is unknown ({@link LockCommands#withdraw}). */
-	private final Function<Boolean, CompletableFuture<Void>> withdraw;
-
-	/** Runs the withdrawal after a try whose outcome is unknown, off the failing thread. */
-	private final Executor background;
-
 	/** Whether a try left a place or claim in Redis. */
 	private boolean claimed;
 
@@ -26,11 +20,6 @@ final class WaitWithdrawal {
 	 * learnt of.
 	 */
 	private boolean outcomeUnknown;
-
-	WaitWithdrawal(Function<Boolean, CompletableFuture<Void>> withdraw, Executor background) {
-		this.withdraw = withdraw;
-		this.background = background;
-	}
 
 	/**
 	 * Records a try that Redis answered.
@@ -55,21 +44,24 @@ final class WaitWithdrawal {
 	 * the end does not wait for the withdrawal (Redis is slow to answer or unreachable: the caller's failure
 	 * comes within one command timeout, not two); the withdrawal names this attempt only, so whenever it runs
 	 * it frees nothing of a later attempt.
+	 * @param withdraw withdraws the attempt in Redis, told whether a try's outcome is unknown
+	 * ({@link LockCommands#withdraw})
+	 * @param background runs the withdrawal after a try whose outcome is unknown, off the failing thread
 	 * @param end what ends the wait
 	 */
-	void withdrawThen(Runnable end) {
+	void withdrawThen(Function<Boolean, CompletableFuture<Void>> withdraw, Executor background, Runnable end) {
 		if (!this.claimed && !this.outcomeUnknown) {
 			end.run();
 			return;
 		}
 		boolean unknown = this.outcomeUnknown;
 		if (!unknown) {
-			this.withdraw.apply(false).whenComplete((done, ex) -> end.run());
+			withdraw.apply(false).whenComplete((done, ex) -> end.run());
 			return;
 		}
-		Runnable withdrawal = () -> this.withdraw.apply(true);
+		Runnable withdrawal = () -> withdraw.apply(true);
 		try {
-			this.background.execute(withdrawal);
+			background.execute(withdrawal);
 		}
 		catch (RejectedExecutionException ex) {
 			// the client is closing: withdraw from here, before the connection factory goes
