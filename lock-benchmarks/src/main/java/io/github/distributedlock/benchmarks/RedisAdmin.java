@@ -97,12 +97,7 @@ final class RedisAdmin implements AutoCloseable {
 	 * @return seconds
 	 */
 	double userCpuSeconds() {
-		for (String line : sync().info("cpu").split("\r?\n")) {
-			if (line.startsWith("used_cpu_user:")) {
-				return Double.parseDouble(line.substring(line.indexOf(':') + 1));
-			}
-		}
-		return 0;
+		return cpuSeconds("used_cpu_user:");
 	}
 
 	/**
@@ -110,10 +105,17 @@ final class RedisAdmin implements AutoCloseable {
 	 * @return seconds
 	 */
 	double cpuSeconds() {
+		return cpuSeconds("used_cpu_sys:", "used_cpu_user:");
+	}
+
+	/** The sum of the named {@code INFO cpu} fields (each given with its colon), in seconds. */
+	private double cpuSeconds(String... fields) {
 		double seconds = 0;
 		for (String line : sync().info("cpu").split("\r?\n")) {
-			if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
-				seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1));
+			for (String field : fields) {
+				if (line.startsWith(field)) {
+					seconds += Double.parseDouble(line.substring(field.length()));
+				}
 			}
 		}
 		return seconds;
