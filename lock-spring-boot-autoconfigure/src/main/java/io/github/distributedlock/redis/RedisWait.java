@@ -3,6 +3,7 @@ package io.github.distributedlock.redis;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
@@ -65,6 +66,12 @@ final class RedisWait {
 	 * try sent, which may have failed without running, after the grant. Written by one step at a time.
 	 */
 	private long grantFloor;
+
+	/**
+	 * Tries due at once after a wait that was over when asked for, counted while one step runs them (see
+	 * {@link #waitThenTry}): 0 when none runs.
+	 */
+	private final AtomicInteger immediateTries = new AtomicInteger();
 
 	/** Whether a try was sent. Written by one step at a time. */
 	private boolean triedOnce;
@@ -196,12 +203,21 @@ final class RedisWait {
 	/** Waits for a signal (a release, a grant, {@link #cancel()}) or the time, then tries again. */
 	private void waitThenTry(long nanos) {
 		CompletableFuture<Void> woken = this.waiter.next(nanos, this.acquirer.timer);
-		if (woken.isDone()) {
+		if (!woken.isDone()) {
+			woken.whenComplete((done, failure) -> resumeAfterWait());
+			return;
+		}
+		// woken already (a signal came during the try): the next try goes now, but not nested in this one's
+		// stack, where a blocking client (Jedis) answered it; a try after each of thousands of signals would
+		// overflow it. The step that started the run of immediate tries runs them one after another (a
+		// trampoline); a step that finds one running hands it the next try and returns.
+		if (this.immediateTries.getAndIncrement() != 0) {
+			return;
+		}
+		do {
 			afterWait();
 		}
-		else {
-			woken.whenComplete((done, failure) -> resumeAfterWait());
-		}
+		while (this.immediateTries.decrementAndGet() != 0);
 	}
 
 	private void resumeAfterWait() {
