@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -256,6 +257,12 @@ final class Acquisition extends PendingAcquisition {
 		catch (RejectedExecutionException ex) {
 			this.result.completeExceptionally(closedClient());
 		}
+	}
+
+	/** Names the lock and the owner, for the shutdown's log. */
+	String describe() {
+		return "'" + this.id.key() + "' (" + this.id.type().nameWith(this.permits).toUpperCase(Locale.ROOT) + ", for "
+				+ Hold.holder(this.thread, this.id.owner()) + ")";
 	}
 
 	static DistributedLockException closedClient() {

@@ -35,7 +35,10 @@ final class ClientParts {
 	/** What the observer and the log are told of acquisitions, releases and losses. */
 	final HoldEvents events = new HoldEvents();
 
-	final ShutdownGrace shutdownGrace = new ShutdownGrace(this.holds.values());
+	/** The acquisitions under way (see {@link HoldAcquirer#inFlight}). */
+	private final ConcurrentHashMap<HoldId, Acquisition> acquisitions = new ConcurrentHashMap<>();
+
+	final ShutdownGrace shutdownGrace = new ShutdownGrace(this.holds.values(), this.acquisitions.values());
 
 	final ClientThreads threads;
 
@@ -86,7 +89,7 @@ final class ClientParts {
 		this.events.setBackground(this.watchdog::runInBackground);
 		this.waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
 				this.threads.timer, this.threads.resume, this.closed);
-		this.acquirer = new HoldAcquirer(keyPrefix, clientId, this.holds, this.queues, commands, this.waiting,
+		this.acquirer = new HoldAcquirer(keyPrefix, clientId, this.holds, this.acquisitions, this.queues, commands, this.waiting,
 				this.watchdog, replicaSync, this.releaser, this.events, this.threads.resume, this.watchdog.executor());
 	}
 

@@ -170,8 +170,16 @@ final class Hold {
 	 * @return such as {@code thread 'main'} or {@code asynchronous owner 7}
 	 */
 	String holder() {
-		Thread owner = this.thread;
-		return (owner != null) ? "thread '" + owner.getName() + "'" : "asynchronous owner " + -this.id.owner();
+		return holder(this.thread, this.id.owner());
+	}
+
+	/**
+	 * Names an owner for the log: its thread, or its number as an asynchronous owner.
+	 * @param thread the owner thread, or {@code null} for an owner that is not a thread
+	 * @param owner the owner ({@link HoldId#owner()})
+	 */
+	static String holder(@Nullable Thread thread, long owner) {
+		return (thread != null) ? "thread '" + thread.getName() + "'" : "asynchronous owner " + -owner;
 	}
 
 	/** Starts a renewal unless one is running. */

@@ -34,9 +34,10 @@ final class HoldAcquirer {
 	/**
 	 * The acquisition of each owner's hold that is under way: a second acquisition of the same lock by the same
 	 * owner (two branches of one reactive chain) waits for it and then re-enters, so one owner never holds one
-	 * lock twice in Redis, and a re-entry always sees the outer hold's token.
+	 * lock twice in Redis, and a re-entry always sees the outer hold's token. The shutdown waits for them too
+	 * ({@link ShutdownGrace}).
 	 */
-	final ConcurrentHashMap<HoldId, Acquisition> inFlight = new ConcurrentHashMap<>();
+	final ConcurrentHashMap<HoldId, Acquisition> inFlight;
 
 	/** Numbers the acquisition attempts of this client (see {@link #newAttempt(long)}). */
 	private final AtomicLong attempts = new AtomicLong();
@@ -67,12 +68,14 @@ final class HoldAcquirer {
 	 */
 	final Executor background;
 
-	HoldAcquirer(String keyPrefix, String clientId, ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues,
+	HoldAcquirer(String keyPrefix, String clientId, ConcurrentHashMap<HoldId, Hold> holds,
+			ConcurrentHashMap<HoldId, Acquisition> inFlight, LocalQueues queues,
 			LockCommands commands, WaitingAcquirer waiting, LeaseWatchdog watchdog, @Nullable ReplicaSync replicaSync,
 			HoldReleaser releaser, HoldEvents events, Executor resume, Executor background) {
 		this.keyPrefix = keyPrefix;
 		this.ownerPrefix = clientId + ":";
 		this.holds = holds;
+		this.inFlight = inFlight;
 		this.queues = queues;
 		this.commands = commands;
 		this.waiting = waiting;

@@ -15,7 +15,12 @@ import org.apache.commons.logging.LogFactory;
  * The grace period of a client's shutdown: waits until the locks that running threads still hold are released
  * by those threads, or until the grace period ends, while the watchdog goes on renewing them. So a shutdown never
  * frees a lock under a holder that is still working, nor leaves it to expire under it. Holds known to be lost,
- * and orphaned holds (their thread ended: the watchdog releases them), are not waited for. Thread-safe.
+ * and orphaned holds (their thread ended: the watchdog releases them), are not waited for.
+ * <p>
+ * Acquisitions under way are waited for too: work that asked for a lock before the shutdown (a {@code @Scheduled}
+ * run that fired as the context began to close; with {@code await-termination}, schedulers stop only after
+ * every lifecycle phase) gets it or gives up as it would have, and then runs and releases like any holder,
+ * instead of failing because the client closed under its request. Thread-safe.
  */
 final class ShutdownGrace {
 
@@ -26,6 +31,8 @@ final class ShutdownGrace {
 
 	private final Collection<Hold> holds;
 
+	private final Collection<Acquisition> acquisitions;
+
 	private volatile boolean waiting;
 
 	/** Releases whose hold is gone but whose Redis round trip has not ended: the factory must outlive them. */
@@ -33,9 +40,11 @@ final class ShutdownGrace {
 
 	/**
 	 * @param holds the client's holds, a live view
+	 * @param acquisitions the client's acquisitions under way, a live view
 	 */
-	ShutdownGrace(Collection<Hold> holds) {
+	ShutdownGrace(Collection<Hold> holds, Collection<Acquisition> acquisitions) {
 		this.holds = holds;
+		this.acquisitions = acquisitions;
 	}
 
 	/** Called before a released hold leaves the client's holds, while its Redis release is still to come. */
@@ -54,23 +63,26 @@ final class ShutdownGrace {
 	}
 
 	/**
-	 * Waits until no running thread holds a lock of the client, or until {@code timeout} passed.
+	 * Waits until no running thread holds a lock of the client or is acquiring one, or until {@code timeout}
+	 * passed.
 	 * @return the holds still held when it ended (empty when all were released in time)
 	 */
 	List<Hold> await(Duration timeout) {
 		long start = System.nanoTime();
 		long deadline = start + timeout.toNanos();
 		List<Hold> held = stillHeld();
-		if (held.isEmpty() && this.releasesInFlight.get() == 0) {
+		if (held.isEmpty() && this.acquisitions.isEmpty() && this.releasesInFlight.get() == 0) {
 			return held;
 		}
 		logger.info("Shutdown: waiting up to " + timeout.toMillis() + " ms for " + held.size()
-				+ " lock(s) to be released by their holders, renewing them meanwhile: " + describe(held));
+				+ " lock(s) to be released by their holders, renewing them meanwhile: " + describe(held)
+				+ acquiring());
 		this.waiting = true;
 		boolean interrupted = false;
 		try {
 			synchronized (this) {
-				while (!(held = stillHeld()).isEmpty() || this.releasesInFlight.get() > 0) {
+				while (!(held = stillHeld()).isEmpty() || !this.acquisitions.isEmpty()
+						|| this.releasesInFlight.get() > 0) {
 					long remaining = deadline - System.nanoTime();
 					if (remaining <= 0) {
 						break;
@@ -96,6 +108,16 @@ final class ShutdownGrace {
 					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start) + " ms");
 		}
 		return held;
+	}
+
+	/** Names the acquisitions under way, for the log; empty if none is. */
+	private String acquiring() {
+		List<String> under = new ArrayList<>();
+		for (Acquisition acquisition : this.acquisitions) {
+			under.add(acquisition.describe());
+		}
+		return under.isEmpty() ? "" : "; and for " + under.size() + " acquisition(s) under way to get their lock or "
+				+ "give up: " + String.join(", ", under);
 	}
 
 	private List<Hold> stillHeld() {

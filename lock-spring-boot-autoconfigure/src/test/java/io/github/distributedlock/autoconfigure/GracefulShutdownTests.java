@@ -125,6 +125,47 @@ class GracefulShutdownTests {
 	}
 
 	@Test
+	void aCallWaitingForItsLockWhenTheShutdownBeginsGetsItRunsAndReleasesItBeforeTheClientCloses(
+			CapturedOutput output) {
+		String key = "waiting:" + runId;
+		this.runner.withPropertyValues("distributed-lock.shutdown-timeout=20s").run((context) -> {
+			assertThat((this.otherInstance.acquire(LockRequest.builder(key).lease(Duration.ofSeconds(30))
+					.autoRenew(false).interruptible(false).releasedByThread().build()) != null)).isTrue();
+			DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+			Thread caller = new Thread(() -> {
+				try {
+					template.execute(LockDefinition.builder(key).acquireTimeout(Duration.ofSeconds(20)).build(), () -> {
+						jobStarted.countDown();
+						return null;
+					});
+					outcome.set("returned");
+				}
+				catch (Throwable ex) {
+					outcome.set(ex);
+				}
+			}, "waiting-caller");
+			caller.start();
+			// it waits in Redis, queued behind the other instance's hold
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.redis.<String, String>opsForHash()
+				.keys("lock:" + key).stream().anyMatch((field) -> field.startsWith("q:")));
+			Thread closer = new Thread(context::close, "closer");
+			closer.start();
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> output.toString().contains("1 acquisition(s) under way to get their lock or give up: '"
+						+ key + "' (REENTRANT, for thread 'waiting-caller')"));
+			// the shutdown waits for it: before, the client closed under it and it failed with "closed"
+			assertThat(closer.isAlive()).isTrue();
+			this.otherInstance.release(key, LockType.REENTRANT);
+			closer.join(10_000);
+			caller.join(10_000);
+			assertThat(outcome.get()).isEqualTo("returned");
+			assertThat(jobStarted.getCount()).isZero();
+			assertThat(this.redis.hasKey("lock:" + key)).isFalse();
+			assertThat(output).contains("every lock was released by its holder");
+		});
+	}
+
+	@Test
 	void aReleaseAfterTheConnectionFactoryStoppedIsADistributedLockException() throws Exception {
 		LettuceConnectionFactory factory = SharedRedis.server().connectionFactory();
 		RedisLockClient client = new RedisLockClient(factory, "lock:");
