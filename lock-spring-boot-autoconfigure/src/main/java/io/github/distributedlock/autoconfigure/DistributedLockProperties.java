@@ -208,7 +208,7 @@ public class DistributedLockProperties {
 	}
 
 	/**
-	 * Returns how long the shutdown waits for lock holders to release their locks.
+	 * Returns how long the shutdown waits for lock holders to release their locks, and for acquisitions under way.
 	 * @return the grace period, 30 seconds by default
 	 */
 	public Duration getShutdownTimeout() {
@@ -216,7 +216,7 @@ public class DistributedLockProperties {
 	}
 
 	/**
-	 * Sets how long the shutdown waits for lock holders to release their locks.
+	 * Sets how long the shutdown waits for lock holders to release their locks, and for acquisitions under way.
 	 * @param shutdownTimeout the grace period; zero releases at once; not negative
 	 * @throws InvalidLockPropertyException if the grace period is negative; the message names the property
 	 */

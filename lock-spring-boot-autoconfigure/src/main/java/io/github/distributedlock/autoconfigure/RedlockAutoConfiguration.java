@@ -87,8 +87,10 @@ public final class RedlockAutoConfiguration {
 			throw new InvalidLockPropertyException("distributed-lock.redlock", "(see the message)", ex.getMessage(),
 					"Set positive durations and a drift-factor in [0, 0.5) under distributed-lock.redlock.");
 		}
-		return RedlockClients.create(settings, sslBundle(redlock.getSslBundle(), sslBundles), observers,
-				voteObservers);
+		RedlockLockClient client = RedlockClients.create(settings, sslBundle(redlock.getSslBundle(), sslBundles),
+				observers, voteObservers);
+		client.setShutdownTimeout(properties.getShutdownTimeout());
+		return client;
 	}
 
 	private static @Nullable SslBundle sslBundle(@Nullable String name, ObjectProvider<SslBundles> sslBundles) {
@@ -152,7 +154,7 @@ public final class RedlockAutoConfiguration {
 	 */
 	private static final class RedlockClients {
 
-		static LockClient create(RedlockSettings settings, @Nullable SslBundle sslBundle,
+		static RedlockLockClient create(RedlockSettings settings, @Nullable SslBundle sslBundle,
 				ObjectProvider<LockObserver> observers, ObjectProvider<RedlockVoteObserver> voteObservers) {
 			RedlockLockClient client;
 			try {

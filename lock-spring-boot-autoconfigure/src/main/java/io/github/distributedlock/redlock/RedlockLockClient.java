@@ -33,9 +33,10 @@ import org.jspecify.annotations.Nullable;
  * {@link RedlockReleases}. Re-entries are counted on this client: a re-entry needs no new vote, only a validity
  * that has not ended. Read/write locks, semaphores and minimum holds are not supported ({@link #capabilities()});
  * a waiting acquisition is woken by the release notifications of the nodes ({@link RedlockNotifications}), with
- * a retry delay as fallback. Thread-safe.
+ * a retry delay as fallback. In an application context its lifecycle stop is a graceful one
+ * ({@link #stop()}); it closes when its bean is destroyed. Thread-safe.
  */
-public final class RedlockLockClient implements LockClient {
+public final class RedlockLockClient extends RedlockLifecycle implements LockClient {
 
 	private final String clientId = UUID.randomUUID().toString();
 
@@ -53,7 +54,7 @@ public final class RedlockLockClient implements LockClient {
 
 	private final RedlockAcquirer acquirer;
 
-	private final Map<RedlockHold.HoldKey, RedlockHold> holds = new ConcurrentHashMap<>();
+	private final Map<RedlockHold.HoldKey, RedlockHold> holds;
 
 	private final AtomicLong asyncOwners = new AtomicLong();
 
@@ -78,6 +79,13 @@ public final class RedlockLockClient implements LockClient {
 	 * @throws IllegalArgumentException if a node URL is malformed (the message names it, without password)
 	 */
 	public RedlockLockClient(RedlockSettings settings, @Nullable SslOptions ssl) {
+		this(settings, ssl, new ConcurrentHashMap<>());
+	}
+
+	private RedlockLockClient(RedlockSettings settings, @Nullable SslOptions ssl,
+			Map<RedlockHold.HoldKey, RedlockHold> holds) {
+		super(new RedlockShutdownGrace(holds.values()));
+		this.holds = holds;
 		this.settings = settings;
 		List<RedlockNode> nodes = RedlockNode.all(settings, ssl);
 		this.commands = new RedlockCommands(nodes, settings);
@@ -219,7 +227,7 @@ public final class RedlockLockClient implements LockClient {
 		if (this.closed) {
 			throw new DistributedLockException("Lock '" + request.key() + "': the Redlock client is closed");
 		}
-		return this.acquirer.acquire(request, owner);
+		return this.shutdownGrace.track(this.acquirer.acquire(request, owner));
 	}
 
 	/**
@@ -241,6 +249,11 @@ public final class RedlockLockClient implements LockClient {
 		else {
 			this.releases.release(hold);
 		}
+	}
+
+	@Override
+	boolean isClosed() {
+		return this.closed;
 	}
 
 	@Override
