@@ -53,11 +53,13 @@ final class LockScripts {
 	/** Returned by the reentrant release script when it handed the lock to the local owner it was given. */
 	static final long HANDED_OVER = -2;
 
-	static final RedisScript<Long> REENTRANT_ACQUIRE =
-			load("notify.lua", "fence.lua", "reentrant_common.lua", "reentrant_acquire.lua");
+	/** Answers a re-entry and a free lock before the shared functions are made (see its head's file). */
+	static final RedisScript<Long> REENTRANT_ACQUIRE = load("fence.lua", "reentrant_acquire_head.lua", "notify.lua",
+			"reentrant_common.lua", "reentrant_acquire.lua");
 
-	static final RedisScript<Long> REENTRANT_RELEASE =
-			load("notify.lua", "fence.lua", "reentrant_common.lua", "reentrant_release.lua");
+	/** Answers a release that leaves holds, and an uncontended last one, before the shared functions are made. */
+	static final RedisScript<Long> REENTRANT_RELEASE = load("reentrant_release_head.lua", "notify.lua", "fence.lua",
+			"reentrant_common.lua", "reentrant_release.lua");
 
 	static final RedisScript<Long> REENTRANT_CANCEL =
 			load("notify.lua", "fence.lua", "reentrant_common.lua", "reentrant_cancel.lua");

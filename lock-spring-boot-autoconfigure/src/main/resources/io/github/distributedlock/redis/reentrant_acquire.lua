@@ -1,5 +1,6 @@
--- Acquires a reentrant lock, or re-enters it for its owner (the fence.lua and reentrant_common.lua functions are
--- prepended).
+-- Acquires a reentrant lock, or re-enters it for its owner: the part after the common cases, which
+-- reentrant_acquire_head.lua (loaded before it, after fence.lua) answers on their own; the notify.lua and
+-- reentrant_common.lua functions come between the two.
 -- KEYS[1]: the lock's hash (fields: see reentrant_common.lua)
 -- ARGV[1]: owner id of one acquisition attempt, "<client id>:<thread id>/<attempt>"
 -- ARGV[2]: lease in milliseconds (the key's TTL)
@@ -17,25 +18,6 @@
 --         -6 when the key is a semaphore's (field '~p'), with its permit count as the token: refused, nothing is
 --         changed;
 --         otherwise the holder's remaining lease in milliseconds; token 0 but when acquired.
-local lease = tonumber(ARGV[2])
-if ARGV[3] == '1' then
-    if redis.call('hexists', KEYS[1], ARGV[1]) == 0 then
-        return { -2, 0 }
-    end
-    redis.call('hincrby', KEYS[1], ARGV[1], 1)
-    -- a re-entry never shortens the lease of the outer hold
-    if redis.call('pttl', KEYS[1]) < lease then
-        redis.call('pexpire', KEYS[1], lease)
-    end
-    return { -1, 0 }
-end
--- a free lock (the common case: 4 commands): the holder and its token in one write
-if redis.call('exists', KEYS[1]) == 0 then
-    local token = fence_clock()
-    redis.call('hset', KEYS[1], ARGV[1], 1, '~f', string.format('%d', token))
-    redis.call('pexpire', KEYS[1], lease)
-    return { -1, token }
-end
 -- this attempt's own field here is a grant it has not heard of (its message was lost), or its own earlier try
 -- that ran although its reply was lost (a dropped connection, a timeout): either way it holds the lock now, once,
 -- with a new token; a later attempt of the same thread has another owner id and never finds this field

@@ -29,10 +29,13 @@ end
 
 -- Frees the lock held by owner: grants it to the live waiter that waited longest, deleting the entries of
 -- waiters that are no longer live, or deletes the key when none is left. Returns the owner id it was granted
--- to, or false. fenced: 1 when the caller knows the hash has '~f', 0 when it knows it has not, nil to look.
-local function rl_free(key, owner, channel, fenced)
-    -- fields besides the holder and '~f' can only be waiters
-    if redis.call('HLEN', key) > 1 + (fenced or redis.call('HEXISTS', key, '~f')) then
+-- to, or false. waiters: whether the hash has fields besides the holder and '~f' (they can only be waiters),
+-- when the caller knows it; nil to look.
+local function rl_free(key, owner, channel, waiters)
+    if waiters == nil then
+        waiters = redis.call('HLEN', key) > 1 + redis.call('HEXISTS', key, '~f')
+    end
+    if waiters then
         local now = rl_now()
         local raw = redis.call('HGETALL', key)
         local next, nextSince, nextLease, nextWait

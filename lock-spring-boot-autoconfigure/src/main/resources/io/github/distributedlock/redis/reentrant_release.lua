@@ -1,5 +1,6 @@
--- Releases holds of a reentrant lock; only its owner can (the fence.lua and reentrant_common.lua functions are
--- prepended).
+-- Releases holds of a reentrant lock; only its owner can. This is the part after reentrant_release_head.lua
+-- (loaded before it, with the notify.lua, fence.lua and reentrant_common.lua functions between the two), which
+-- answers a release that leaves holds, and an uncontended last release, on its own.
 -- Its last release passes the lock on: to the instance that waited longest in Redis, or else to the next
 -- thread of the owner's own client (ARGV[4]), or else frees it.
 -- KEYS[1]: the lock's hash (fields: see reentrant_common.lua)
@@ -16,29 +17,16 @@
 --         but for a hand-over. Without ARGV[4] (no hand-over possible): the result alone, one integer (an array
 --         reply costs Redis and the client more than an integer, on every uncontended release).
 -- An uncontended release publishes nothing.
-local function reply(result)
-    if ARGV[4] then
-        return { result, 0 }
-    end
-    return result
-end
--- the holder's count (an uncontended release: HGET, HLEN, DEL). Every hash with a holder has '~f' (each path
--- that gives the lock to an owner writes a token), so fields beyond the holder and '~f' can only be waiters.
-local count = redis.call('hget', KEYS[1], ARGV[1])
-if not count then
-    return reply(-1)
-end
-local left = tonumber(count) - tonumber(ARGV[3])
-if left > 0 then
-    redis.call('hset', KEYS[1], ARGV[1], left)
-    return reply(left)
-end
--- only the holder (and '~f'): no other instance waits
-if ARGV[4] and redis.call('hlen', KEYS[1]) <= 2 then
+-- passed on: to the local owner of ARGV[4] when no other instance waits, else to the instance that waited
+-- longest, else freed (the head's locals: left <= 0, fields = HLEN)
+if ARGV[4] and fields <= 2 then
     redis.call('hset', KEYS[1], ARGV[4], 1)
     redis.call('hdel', KEYS[1], ARGV[1])
     redis.call('pexpire', KEYS[1], ARGV[5])
     return { -2, fence_next(KEYS[1]) }
 end
-rl_free(KEYS[1], ARGV[1], ARGV[2], 1)
-return reply(0)
+rl_free(KEYS[1], ARGV[1], ARGV[2], fields > 2)
+if ARGV[4] then
+    return { 0, 0 }
+end
+return 0
