@@ -75,8 +75,8 @@ final class ShutdownGrace {
 			return held;
 		}
 		logger.info("Shutdown: waiting up to " + timeout.toMillis() + " ms for " + held.size()
-				+ " lock(s) to be released by their holders, renewing them meanwhile: " + describe(held)
-				+ acquiring());
+				+ " lock(s) to be released by their holders, renewing them meanwhile"
+				+ (held.isEmpty() ? "" : ": " + describe(held)) + acquiring());
 		this.waiting = true;
 		boolean interrupted = false;
 		try {

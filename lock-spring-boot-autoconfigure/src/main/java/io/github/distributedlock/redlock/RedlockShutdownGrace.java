@@ -64,8 +64,9 @@ final class RedlockShutdownGrace {
 			return;
 		}
 		logger.info("Shutdown: waiting up to " + timeout.toMillis() + " ms for " + held.size()
-				+ " Redlock lock(s) to be released by their holders, renewing them meanwhile: " + describe(held)
-				+ "; and for " + this.acquiring.get() + " acquisition(s) under way to get their lock or give up");
+				+ " Redlock lock(s) to be released by their holders, renewing them meanwhile"
+				+ (held.isEmpty() ? "" : ": " + describe(held)) + "; and for " + this.acquiring.get()
+				+ " acquisition(s) under way to get their lock or give up");
 		while (!(held = stillHeld()).isEmpty() || this.acquiring.get() > 0) {
 			long remaining = deadline - System.nanoTime();
 			if (remaining <= 0) {
