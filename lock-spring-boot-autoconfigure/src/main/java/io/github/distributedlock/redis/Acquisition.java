@@ -1,6 +1,5 @@
 package io.github.distributedlock.redis;
 
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 
@@ -261,7 +260,7 @@ final class Acquisition extends PendingAcquisition {
 
 	/** Names the lock and the owner, for the shutdown's log. */
 	String describe() {
-		return "'" + this.id.key() + "' (" + this.id.type().nameWith(this.permits).toUpperCase(Locale.ROOT) + ", for "
+		return "'" + this.id.key() + "' (" + HoldEvents.typeOf(this.id.type(), this.permits) + ", for "
 				+ Hold.holder(this.thread, this.id.owner()) + ")";
 	}
 

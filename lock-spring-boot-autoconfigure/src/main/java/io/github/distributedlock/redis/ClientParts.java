@@ -89,8 +89,9 @@ final class ClientParts {
 		this.events.setBackground(this.watchdog::runInBackground);
 		this.waiting = new WaitingAcquirer(commands, this.notifications, this.watchdog::runInBackground,
 				this.threads.timer, this.threads.resume, this.closed);
-		this.acquirer = new HoldAcquirer(keyPrefix, clientId, this.holds, this.acquisitions, this.queues, commands, this.waiting,
-				this.watchdog, replicaSync, this.releaser, this.events, this.threads.resume, this.watchdog.executor());
+		this.acquirer = new HoldAcquirer(keyPrefix, clientId, this.holds, this.acquisitions, this.queues, commands,
+				this.waiting, this.watchdog, replicaSync, this.releaser, this.events, this.threads.resume,
+				this.watchdog.executor());
 	}
 
 	/**

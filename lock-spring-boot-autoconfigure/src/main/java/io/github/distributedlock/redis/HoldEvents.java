@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
+import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockObserver;
 import org.apache.commons.logging.Log;
@@ -157,7 +158,12 @@ final class HoldEvents {
 	 * {@code SEMAPHORE} for a permit of a semaphore (the name the meters and the endpoint use, in capitals).
 	 */
 	static String typeOf(Hold hold) {
-		return hold.id.type().nameWith(hold.permits).toUpperCase(Locale.ROOT);
+		return typeOf(hold.id.type(), hold.permits);
+	}
+
+	/** Names a lock's kind for the log, as {@link #typeOf(Hold)} does, for a lock not held yet. */
+	static String typeOf(LockType type, int permits) {
+		return type.nameWith(permits).toUpperCase(Locale.ROOT);
 	}
 
 	private static void observerFailed(RuntimeException ex) {

@@ -46,8 +46,8 @@ abstract class RedlockLifecycle implements SmartLifecycle {
 	/**
 	 * Stops gracefully: waits up to the {@linkplain #setShutdownTimeout(Duration) shutdown timeout} for the owners
 	 * that hold locks of this client to release them (renewed meanwhile) and for acquisitions under way to end.
-	 * The client stays open: {@link RedlockLockClient#close()} (when its bean is destroyed) releases what is still held. Blocks
-	 * its lifecycle phase, {@link RedisLockClient#PHASE}, while it waits.
+	 * The client stays open: {@link RedlockLockClient#close()} (when its bean is destroyed) releases what is
+	 * still held. Blocks its lifecycle phase, {@link RedisLockClient#PHASE}, while it waits.
 	 */
 	@Override
 	public void stop() {
@@ -56,7 +56,8 @@ abstract class RedlockLifecycle implements SmartLifecycle {
 	}
 
 	/**
-	 * Tells whether the client is running: from its creation until {@link #stop()} or {@link RedlockLockClient#close()}.
+	 * Tells whether the client is running: from its creation until {@link #stop()} or
+	 * {@link RedlockLockClient#close()}.
 	 * @return {@code false} once stopped or closed
 	 */
 	@Override

@@ -1,7 +1,7 @@
 -- The start of the reentrant acquire script (KEYS and ARGV: see reentrant_acquire.lua): a re-entry and a free
 -- lock, the common cases, answered before the functions of notify.lua and reentrant_common.lua are made. Lua
 -- makes a script's functions each time it runs, as it reaches them; the uncontended acquisition paid for five
--- it never called (about 1 us of Redis's time per call, measured with EVALSHA against a fresh key each time).
+-- it never called (with the release's head: 9.6 -> 9.0 us of Redis's time per pair, EVALSHA on fresh keys).
 -- Loaded after fence.lua (the free lock's token) and followed by the shared functions, then reentrant_acquire.lua,
 -- which sees its locals.
 local lease = tonumber(ARGV[2])

@@ -18,7 +18,7 @@
 --         reply costs Redis and the client more than an integer, on every uncontended release).
 -- An uncontended release publishes nothing.
 -- passed on: to the local owner of ARGV[4] when no other instance waits, else to the instance that waited
--- longest, else freed (the head's locals: left <= 0, fields = HLEN)
+-- longest, else freed (the head's locals: left <= 0, fields = HLEN, reply)
 if ARGV[4] and fields <= 2 then
     redis.call('hset', KEYS[1], ARGV[4], 1)
     redis.call('hdel', KEYS[1], ARGV[1])
@@ -26,7 +26,4 @@ if ARGV[4] and fields <= 2 then
     return { -2, fence_next(KEYS[1]) }
 end
 rl_free(KEYS[1], ARGV[1], ARGV[2], fields > 2)
-if ARGV[4] then
-    return { 0, 0 }
-end
-return 0
+return reply(0)
