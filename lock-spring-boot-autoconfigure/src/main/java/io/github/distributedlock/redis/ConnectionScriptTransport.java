@@ -15,7 +15,9 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.util.ClassUtils;
 
 /**
  * Runs the lock scripts on a connection of the factory, blocking the calling thread for the round trip: for
@@ -28,6 +30,13 @@ final class ConnectionScriptTransport implements ScriptTransport {
 
 	private final RedisConnectionFactory connectionFactory;
 
+	/**
+	 * How a script that returns a list, or sometimes an integer, is run: {@code MULTI} on Lettuce (an integer
+	 * comes as a list of one), {@code VALUE} on Jedis, whose {@code MULTI} fails on an integer reply (Spring Data
+	 * Redis casts it to a list) while {@code VALUE} passes lists through as {@code MULTI} does.
+	 */
+	private final ReturnType listType;
+
 	/** Whether the connections can pipeline commands; {@code false} once one refused (Jedis on a cluster). */
 	private volatile boolean pipelines = true;
 
@@ -39,6 +48,8 @@ final class ConnectionScriptTransport implements ScriptTransport {
 
 	ConnectionScriptTransport(RedisConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
+		this.listType = (ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())
+				&& connectionFactory instanceof LettuceConnectionFactory) ? ReturnType.MULTI : ReturnType.VALUE;
 	}
 
 	@Override
@@ -48,7 +59,7 @@ final class ConnectionScriptTransport implements ScriptTransport {
 		// by nobody until its lease ends: the flag is kept for the caller instead
 		boolean interrupted = Thread.interrupted();
 		try {
-			return CompletableFuture.completedFuture(eval(script, multi ? ReturnType.MULTI : ReturnType.INTEGER,
+			return CompletableFuture.completedFuture(eval(script, multi ? this.listType : ReturnType.INTEGER,
 					sendText, numKeys, keysAndArgs));
 		}
 		catch (DataAccessException | IllegalStateException ex) {

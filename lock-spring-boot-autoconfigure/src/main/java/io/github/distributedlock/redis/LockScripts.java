@@ -17,7 +17,8 @@ final class LockScripts {
 
 	/**
 	 * Returned by acquire scripts (the first of their pair; the second is the fencing token) when the lock was
-	 * acquired or re-entered.
+	 * acquired or re-entered. The reentrant acquire script answers an acquisition with the token alone, one
+	 * integer, which {@link ScriptExecutor#runAcquireAsync} reads as this result and that token.
 	 */
 	static final long ACQUIRED = -1;
 
@@ -53,8 +54,11 @@ final class LockScripts {
 	/** Returned by the reentrant release script when it handed the lock to the local owner it was given. */
 	static final long HANDED_OVER = -2;
 
-	/** Answers a re-entry and a free lock before the shared functions are made (see its head's file). */
-	static final RedisScript<Long> REENTRANT_ACQUIRE = load("fence.lua", "reentrant_acquire_head.lua", "notify.lua",
+	/**
+	 * Answers a re-entry and a free lock before the shared functions are made (see its head's file); an
+	 * acquisition with the token alone.
+	 */
+	static final RedisScript<Long> REENTRANT_ACQUIRE = load("reentrant_acquire_head.lua", "fence.lua", "notify.lua",
 			"reentrant_common.lua", "reentrant_acquire.lua");
 
 	/** Answers a release that leaves holds, and an uncontended last one, before the shared functions are made. */

@@ -129,12 +129,39 @@ final class ScriptExecutor {
 	 */
 	CompletableFuture<Pair> runPairAsync(RedisScript<Long> script, String redisKey, String action, String key,
 			String... args) {
+		return eval(script, true, false, redisKey, action, key, args).thenApply((reply) -> pair(reply, action, key));
+	}
+
+	private static Pair pair(@Nullable Object reply, String action, String key) {
+		if (reply instanceof List<?> list && list.size() == 2 && list.get(0) instanceof Long first
+				&& list.get(1) instanceof Long second) {
+			return new Pair(first, second);
+		}
+		throw ScriptFailures.noResult(action, key, reply);
+	}
+
+	/**
+	 * Runs an acquire script that answers an acquisition with its fencing token alone, one integer (an array
+	 * reply costs Redis and the client more, on every uncontended acquisition), and anything else with a pair.
+	 * @param script the script
+	 * @param redisKey its one key
+	 * @param action what it does, for the error message
+	 * @param key the lock key, for the error message
+	 * @param args its arguments
+	 * @return the pair: {@link LockScripts#ACQUIRED} and the token for one integer; failed with a
+	 * {@link DistributedLockException} if Redis could not run it
+	 */
+	CompletableFuture<Pair> runAcquireAsync(RedisScript<Long> script, String redisKey, String action, String key,
+			String... args) {
 		return eval(script, true, false, redisKey, action, key, args).thenApply((reply) -> {
-			if (reply instanceof List<?> list && list.size() == 2 && list.get(0) instanceof Long first
-					&& list.get(1) instanceof Long second) {
-				return new Pair(first, second);
+			// one integer: a list of one from Lettuce's list output, a Long from Jedis's (see ScriptTransport)
+			if (reply instanceof Long token) {
+				return new Pair(LockScripts.ACQUIRED, token);
 			}
-			throw ScriptFailures.noResult(action, key, reply);
+			if (reply instanceof List<?> list && list.size() == 1 && list.get(0) instanceof Long token) {
+				return new Pair(LockScripts.ACQUIRED, token);
+			}
+			return pair(reply, action, key);
 		});
 	}
 

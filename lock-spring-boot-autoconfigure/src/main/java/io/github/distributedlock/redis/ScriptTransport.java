@@ -20,13 +20,14 @@ interface ScriptTransport {
 	/**
 	 * Runs a script.
 	 * @param script the script
-	 * @param multi whether it returns a list ({@code false}: an integer)
+	 * @param multi whether it returns a list, or a list or an integer ({@code false}: an integer)
 	 * @param sendText whether to send its text (EVAL) rather than its SHA1 (see
 	 * {@link ScriptExecutor#runTextAsync})
 	 * @param numKeys how many of {@code keysAndArgs} are keys (in Redis Cluster, of one slot)
 	 * @param keysAndArgs the keys, then the arguments
-	 * @return its reply ({@code Long}, or a {@code List} of {@code Long} and {@code byte[]}); completed
-	 * exceptionally with the client's own exception if Redis could not run it
+	 * @return its reply ({@code Long}, or a {@code List} of {@code Long} and {@code byte[]}; with {@code multi},
+	 * an integer reply may come as a {@code Long} or as a {@code List} of one); completed exceptionally with the
+	 * client's own exception if Redis could not run it
 	 */
 	CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, int numKeys,
 			byte[][] keysAndArgs);

@@ -1,5 +1,5 @@
 -- Acquires a reentrant lock, or re-enters it for its owner: the part after the common cases, which
--- reentrant_acquire_head.lua (loaded before it, after fence.lua) answers on their own; the notify.lua and
+-- reentrant_acquire_head.lua (loaded before it) answers on their own; the fence.lua, notify.lua and
 -- reentrant_common.lua functions come between the two.
 -- KEYS[1]: the lock's hash (fields: see reentrant_common.lua)
 -- ARGV[1]: owner id of one acquisition attempt, "<client id>:<thread id>/<attempt>"
@@ -10,21 +10,22 @@
 --          refreshes its entry and keeps its place, until then plus RL_ENTRY_SLACK; 0 (a try without waiting)
 --          does not; nor does a key without TTL (-4), which its waiters try again every 100 ms instead
 -- ARGV[5]: with a positive ARGV[4]: the number the owner's client gave this wait (echoed by its grant)
--- Returns {result, token}: result -1 when acquired or re-entered (also when it had been granted to the owner
---         already), with a new fencing token when acquired (not for a re-entry: token 0, the outer hold's counts);
+-- Returns one integer, not a pair, when acquired: the new fencing token (also when the lock had been granted to
+--         the owner already). Otherwise a pair {result, token}:
+--         result -1 when re-entered (token 0: the outer hold's counts);
 --         -2 when ARGV[3] is "1" but the owner no longer holds it (its lease ran out: the lock was lost);
 --         -4 when a key without TTL holds it (not written by this library, or made persistent: it never expires);
 --         -5 when the key is a read/write lock's (field '~rw'): refused, nothing is changed;
 --         -6 when the key is a semaphore's (field '~p'), with its permit count as the token: refused, nothing is
 --         changed;
---         otherwise the holder's remaining lease in milliseconds; token 0 but when acquired.
+--         otherwise the holder's remaining lease in milliseconds (token 0).
 -- this attempt's own field here is a grant it has not heard of (its message was lost), or its own earlier try
 -- that ran although its reply was lost (a dropped connection, a timeout): either way it holds the lock now, once,
 -- with a new token; a later attempt of the same thread has another owner id and never finds this field
 if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
     redis.call('hset', KEYS[1], ARGV[1], 1)
     redis.call('pexpire', KEYS[1], lease)
-    return { -1, fence_next(KEYS[1]) }
+    return fence_next(KEYS[1])
 end
 -- a read/write lock's hash: its fields must not mix with a reentrant lock's
 if redis.call('hexists', KEYS[1], '~rw') == 1 then
