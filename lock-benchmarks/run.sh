@@ -12,8 +12,9 @@
 # writes its table to lock-benchmarks/target/many-locks.md; BENCH_MANY_SECONDS=10 shortens the hold (smoke run),
 # BENCH_PEERS=redisson-after-churn runs Redisson after 500 watchdog lock+unlock pairs (see RedissonHolder).
 # `run.sh cost [PEERS]` runs UncontendedCost: per uncontended W1 pair, client CPU, allocation, Redis CPU, requests and
-# commands inside scripts for each peer (comma-separated PEERS, default all), BENCH_COST_ROUNDS alternating rounds (5)
-# of BENCH_COST_PAIRS pairs (10000), ratios per round; writes lock-benchmarks/target/uncontended-cost.md.
+# commands inside scripts for each peer (comma-separated PEERS, default all), BENCH_COST_ROUNDS rounds (5) of
+# BENCH_COST_PAIRS pairs per peer (10000), the peers taking turns of BENCH_COST_BLOCK pairs (500) in alternating
+# order, ratios per round; writes lock-benchmarks/target/uncontended-cost.md.
 # BENCH_JAVA_OPTS adds JVM options (such as a JFR recording: -XX:StartFlightRecording=filename=w1.jfr).
 # `run.sh reactive-wait [N]` runs W8, ReactiveWaitBenchmark (N concurrent reactive acquisitions of one key,
 # default 1000; BENCH_REACTIVE_ROUNDS rounds per peer, default 5) and writes lock-benchmarks/target/reactive-wait.md.
@@ -94,7 +95,7 @@ if [ "${1:-}" = cost ]; then
   shift
   wait_for_quiet
   java -cp "$classpath" -Xmx1g -Dbench.redis.port="$port" -Dbench.cost.rounds="${BENCH_COST_ROUNDS:-5}" \
-    -Dbench.cost.pairs="${BENCH_COST_PAIRS:-10000}" ${BENCH_JAVA_OPTS:-} \
+    -Dbench.cost.pairs="${BENCH_COST_PAIRS:-10000}" -Dbench.cost.block="${BENCH_COST_BLOCK:-500}" ${BENCH_JAVA_OPTS:-} \
     io.github.distributedlock.benchmarks.UncontendedCost lock-benchmarks/target/uncontended-cost.md "$@"
   exit
 fi

@@ -6,18 +6,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.locks.Lock;
 
 /**
  * What one uncontended lock+unlock pair (W1: one thread, its own key) costs each peer, beside its speed: the client's
  * CPU time (the whole JVM process: the caller, the I/O threads, the garbage collector and the JIT), the bytes the
  * JVM's threads allocated, redis-server's CPU time ({@code INFO cpu}), and the requests the client sent and the
- * commands run inside scripts ({@code INFO commandstats}). Every round measures every peer once, in alternating
- * order, each on a client of its own made for the round and warmed up first; ratios are taken per round (a slow
- * stretch of the machine then hits both sides of a ratio) and reported with their spread.
+ * commands run inside scripts ({@code INFO commandstats}). Every round makes a client of each peer and warms it up,
+ * then the peers take turns of {@code bench.cost.block} pairs, in alternating order, until each ran its pairs;
+ * ratios are taken per round (a slow stretch of the machine then hits both sides of a ratio) and reported with their
+ * spread.
  * <p>
  * Runs in one JVM with nothing else running in it, against the Redis of {@code -Dbench.redis.port}; it measures
  * the process as a whole, so no other benchmark may run in this JVM meanwhile. {@code run.sh cost} runs it.
@@ -29,6 +28,9 @@ public final class UncontendedCost {
 
 	/** The measured pairs per peer per round ({@code -Dbench.cost.pairs}, default 10,000). */
 	private static final int PAIRS = Integer.getInteger("bench.cost.pairs", 10_000);
+
+	/** The pairs a peer runs in one turn ({@code -Dbench.cost.block}, default 500): the peers take turns. */
+	private static final int BLOCK = Integer.getInteger("bench.cost.block", 500);
 
 	/** The pairs each client runs before its measurement, to warm up its connection and code paths. */
 	private static final int WARM_UP = Integer.getInteger("bench.cost.warmup", 3_000);
@@ -81,57 +83,89 @@ public final class UncontendedCost {
 		List<Sample> samples = new ArrayList<>();
 		// round -1 warms up the JIT on every peer's code and is not counted: the first peer would pay for it
 		for (int round = -1; round < rounds; round++) {
-			List<String> order = new ArrayList<>(peers);
-			if (Math.floorMod(round, 2) == 1) {
-				Collections.reverse(order);
+			List<Sample> measured = measureRound(peers, round, pairs);
+			if (round < 0) {
+				continue;
 			}
-			for (String peer : order) {
-				Sample sample = measure(peer, round, pairs);
-				if (round < 0) {
-					continue;
-				}
+			for (Sample sample : measured) {
 				System.out.printf("[cost] round %d %-9s %8.0f pairs/s %6.1f µs client CPU %7.0f B %6.1f µs Redis CPU "
-						+ "%4.2f requests %5.2f inside%n", round, peer, sample.pairsPerSecond(), sample.clientCpuMicros(),
-						sample.allocatedBytes(), sample.redisCpuMicros(), sample.requests(), sample.inside());
-				samples.add(sample);
+						+ "%4.2f requests %5.2f inside%n", round, sample.peer(), sample.pairsPerSecond(),
+						sample.clientCpuMicros(), sample.allocatedBytes(), sample.redisCpuMicros(), sample.requests(),
+						sample.inside());
 			}
+			samples.addAll(measured);
 		}
 		return samples;
 	}
 
-	private static Sample measure(String peerName, int round, int pairs) throws Exception {
-		try (RedisAdmin admin = RedisAdmin.connect(); LockPeer peer = LockPeer.create(peerName)) {
-			Lock lock = peer.lock("bench:cost:" + round);
-			for (int i = 0; i < WARM_UP; i++) {
-				lock.lock();
-				lock.unlock();
+	/**
+	 * One round: a client of each peer, warmed up, then blocks of {@link #BLOCK} pairs per peer in turns, the
+	 * order of the turn reversed every block, until each ran {@code pairs}. A slow stretch of the machine (they
+	 * last seconds here, while a block lasts a tenth of one) then falls on every peer alike, which one peer's
+	 * {@code pairs} after the other's did not: their ratio moved from 0.65 to 1.01 between the rounds of one run.
+	 * The idle clients stay open meanwhile; their background threads' CPU counts for whichever peer runs.
+	 */
+	private static List<Sample> measureRound(List<String> peerNames, int round, int pairs) throws Exception {
+		List<LockPeer> peers = new ArrayList<>();
+		try (RedisAdmin admin = RedisAdmin.connect()) {
+			List<Lock> locks = new ArrayList<>();
+			for (String name : peerNames) {
+				LockPeer peer = LockPeer.create(name);
+				peers.add(peer);
+				Lock lock = peer.lock("bench:cost:" + round);
+				for (int i = 0; i < WARM_UP; i++) {
+					lock.lock();
+					lock.unlock();
+				}
+				locks.add(lock);
 			}
-			admin.resetStats();
-			double redisCpu = admin.cpuSeconds();
-			double redisUser = admin.userCpuSeconds();
-			long allocated = allocatedBytes();
-			ThreadCpu threads = ThreadCpu.start();
-			long cpu = ThreadCpu.processCpuNanos();
-			long start = System.nanoTime();
-			for (int i = 0; i < pairs; i++) {
-				lock.lock();
-				lock.unlock();
+			int n = peerNames.size();
+			long[] wall = new long[n];
+			long[] cpu = new long[n];
+			long[] allocated = new long[n];
+			double[] redisCpu = new double[n];
+			double[] redisUser = new double[n];
+			long[][] counted = new long[n][3];
+			int blocks = Math.max(1, pairs / BLOCK);
+			for (int block = 0; block < blocks; block++) {
+				for (int turn = 0; turn < n; turn++) {
+					int p = (block % 2 == 0) ? turn : n - 1 - turn;
+					Lock lock = locks.get(p);
+					admin.resetStats();
+					double redisBefore = admin.cpuSeconds();
+					double userBefore = admin.userCpuSeconds();
+					long allocatedBefore = allocatedBytes();
+					long cpuBefore = ThreadCpu.processCpuNanos();
+					long start = System.nanoTime();
+					for (int i = 0; i < BLOCK; i++) {
+						lock.lock();
+						lock.unlock();
+					}
+					wall[p] += System.nanoTime() - start;
+					cpu[p] += ThreadCpu.processCpuNanos() - cpuBefore;
+					allocated[p] += allocatedBytes() - allocatedBefore;
+					redisCpu[p] += admin.cpuSeconds() - redisBefore;
+					redisUser[p] += admin.userCpuSeconds() - userBefore;
+					long[] stats = admin.commandStats().requestsInsideScriptMicros();
+					for (int k = 0; k < 3; k++) {
+						counted[p][k] += stats[k];
+					}
+				}
 			}
-			long wall = System.nanoTime() - start;
-			cpu = ThreadCpu.processCpuNanos() - cpu;
-			Map<String, Double> byThread = threads.stop();
-			System.out.printf("[cost threads] %s: %s%n", peerName, byThread.entrySet()
-				.stream()
-				.filter((e) -> e.getValue() * 1e6 / pairs >= 1)
-				.map((e) -> e.getKey() + " " + String.format("%.1f", e.getValue() * 1e6 / pairs) + " µs")
-				.toList());
-			allocated = allocatedBytes() - allocated;
-			redisCpu = admin.cpuSeconds() - redisCpu;
-			redisUser = admin.userCpuSeconds() - redisUser;
-			long[] counted = admin.commandStats().requestsInsideScriptMicros();
-			return new Sample(peerName, round, pairs * 1e9 / wall, cpu / 1e3 / pairs, (double) allocated / pairs,
-					redisCpu * 1e6 / pairs, (double) counted[0] / pairs, (double) counted[1] / pairs,
-					(double) counted[2] / pairs, redisUser * 1e6 / pairs);
+			List<Sample> samples = new ArrayList<>();
+			long measured = (long) blocks * BLOCK;
+			for (int p = 0; p < n; p++) {
+				samples.add(new Sample(peerNames.get(p), round, measured * 1e9 / wall[p], cpu[p] / 1e3 / measured,
+						(double) allocated[p] / measured, redisCpu[p] * 1e6 / measured,
+						(double) counted[p][0] / measured, (double) counted[p][1] / measured,
+						(double) counted[p][2] / measured, redisUser[p] * 1e6 / measured));
+			}
+			return samples;
+		}
+		finally {
+			for (LockPeer peer : peers) {
+				peer.close();
+			}
 		}
 	}
 
@@ -153,8 +187,9 @@ public final class UncontendedCost {
 		StringBuilder md = new StringBuilder("## W1 cost per uncontended lock+unlock pair\n\n");
 		int rounds = (int) samples.stream().mapToInt(Sample::round).distinct().count();
 		md.append(Markdown.machine()).append(", one loopback `redis-server`; ").append(rounds)
-			.append(" rounds after one unrecorded round (the JIT's), the peers in alternating order, each round a new client warmed up with ").append(WARM_UP)
-			.append(" pairs, then ").append(PAIRS).append(" measured pairs. Median of the rounds, [min-max]. ")
+			.append(" rounds after one unrecorded round (the JIT's), each round a new client of every peer warmed up with ")
+			.append(WARM_UP).append(" pairs, then ").append(PAIRS).append(" measured pairs per peer in turns of ")
+			.append(BLOCK).append(", the order of the turn reversed every block. Median of the rounds, [min-max]. ")
 			.append("Client CPU is the JVM process's (caller, I/O threads, GC, JIT); allocation is all threads'; ")
 			.append("Redis CPU is `INFO cpu` user+system (the whole server: reading, parsing and answering requests "
 					+ "too); Redis µs in scripts is the time `INFO commandstats` counts in the script calls (the "
