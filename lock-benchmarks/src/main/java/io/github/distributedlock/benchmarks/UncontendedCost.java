@@ -187,8 +187,8 @@ public final class UncontendedCost {
 		StringBuilder md = new StringBuilder("## W1 cost per uncontended lock+unlock pair\n\n");
 		int rounds = (int) samples.stream().mapToInt(Sample::round).distinct().count();
 		md.append(Markdown.machine()).append(", one loopback `redis-server`; ").append(rounds)
-			.append(" rounds after one unrecorded round (the JIT's), each round a new client of every peer warmed up with ")
-			.append(WARM_UP).append(" pairs, then ").append(PAIRS).append(" measured pairs per peer in turns of ")
+			.append(" rounds after one unrecorded round (the JIT's), each round a new client of every peer warmed up ")
+			.append("with ").append(WARM_UP).append(" pairs, then ").append(PAIRS).append(" measured pairs per peer in turns of ")
 			.append(BLOCK).append(", the order of the turn reversed every block. Median of the rounds, [min-max]. ")
 			.append("Client CPU is the JVM process's (caller, I/O threads, GC, JIT); allocation is all threads'; ")
 			.append("Redis CPU is `INFO cpu` user+system (the whole server: reading, parsing and answering requests "

@@ -75,8 +75,8 @@ final class LockCommands {
 				? this.scripts.runPairAsync(LockScripts.SEMAPHORE_ACQUIRE, redisKey, "acquire a permit of", key, owner,
 						lease, reentering, claim, Long.toString(waitId), Integer.toString(permits), channel)
 				: switch (type) {
-					case REENTRANT -> this.scripts.runAcquireAsync(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire", key,
-							owner, lease, reentering, claim, Long.toString(waitId));
+					case REENTRANT -> this.scripts.runAcquireAsync(LockScripts.REENTRANT_ACQUIRE, redisKey, "acquire",
+							key, owner, lease, reentering, claim, Long.toString(waitId));
 					case READ -> this.scripts.runPairAsync(LockScripts.READ_ACQUIRE, redisKey, "acquire the read lock",
 							key, owner, lease, reentering, claim, downgradeFrom);
 					case WRITE -> this.scripts.runPairAsync(LockScripts.WRITE_ACQUIRE, redisKey,

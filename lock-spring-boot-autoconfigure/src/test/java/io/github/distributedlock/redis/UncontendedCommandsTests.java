@@ -29,8 +29,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What an uncontended lock+unlock pair asks of Redis, on a redis-server of its own (nothing else runs commands
- * there): two script calls, and in them the fewest commands a free key needs, answered with integers. Most lock calls in production are
- * this pair, so a command more here is paid everywhere (lock-benchmarks measures what it costs).
+ * there): two script calls, and in them the fewest commands a free key needs, each answered with one integer. Most
+ * lock calls in production are this pair, so a command more here is paid everywhere (lock-benchmarks measures what
+ * it costs).
  */
 class UncontendedCommandsTests {
 
