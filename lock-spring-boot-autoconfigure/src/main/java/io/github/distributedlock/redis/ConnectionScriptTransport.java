@@ -15,9 +15,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.ReturnType;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.util.ClassUtils;
 
 /**
  * Runs the lock scripts on a connection of the factory, blocking the calling thread for the round trip: for
@@ -48,8 +46,7 @@ final class ConnectionScriptTransport implements ScriptTransport {
 
 	ConnectionScriptTransport(RedisConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
-		this.listType = (ClassUtils.isPresent("io.lettuce.core.RedisClient", getClass().getClassLoader())
-				&& connectionFactory instanceof LettuceConnectionFactory) ? ReturnType.MULTI : ReturnType.VALUE;
+		this.listType = ScriptTransport.isLettuce(connectionFactory) ? ReturnType.MULTI : ReturnType.VALUE;
 	}
 
 	@Override

@@ -129,15 +129,8 @@ final class ScriptExecutor {
 	 */
 	CompletableFuture<Pair> runPairAsync(RedisScript<Long> script, String redisKey, String action, String key,
 			String... args) {
-		return eval(script, true, false, redisKey, action, key, args).thenApply((reply) -> pair(reply, action, key));
-	}
-
-	private static Pair pair(@Nullable Object reply, String action, String key) {
-		if (reply instanceof List<?> list && list.size() == 2 && list.get(0) instanceof Long first
-				&& list.get(1) instanceof Long second) {
-			return new Pair(first, second);
-		}
-		throw ScriptFailures.noResult(action, key, reply);
+		return eval(script, true, false, redisKey, action, key, args)
+			.thenApply((reply) -> ScriptFailures.toPair(reply, action, key));
 	}
 
 	/**
@@ -153,16 +146,8 @@ final class ScriptExecutor {
 	 */
 	CompletableFuture<Pair> runAcquireAsync(RedisScript<Long> script, String redisKey, String action, String key,
 			String... args) {
-		return eval(script, true, false, redisKey, action, key, args).thenApply((reply) -> {
-			// one integer: a list of one from Lettuce's list output, a Long from Jedis's (see ScriptTransport)
-			if (reply instanceof Long token) {
-				return new Pair(LockScripts.ACQUIRED, token);
-			}
-			if (reply instanceof List<?> list && list.size() == 1 && list.get(0) instanceof Long token) {
-				return new Pair(LockScripts.ACQUIRED, token);
-			}
-			return pair(reply, action, key);
-		});
+		return eval(script, true, false, redisKey, action, key, args)
+			.thenApply((reply) -> ScriptFailures.toAcquisition(reply, action, key));
 	}
 
 	/**

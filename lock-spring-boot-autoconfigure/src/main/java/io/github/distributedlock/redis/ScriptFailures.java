@@ -1,5 +1,6 @@
 package io.github.distributedlock.redis;
 
+import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
@@ -73,6 +74,42 @@ final class ScriptFailures {
 			throw noResult(action, key, result);
 		}
 		return value;
+	}
+
+	/**
+	 * Reads a script's reply of two integers, such as a result and a fencing token.
+	 * @param result the reply
+	 * @param action what the script does
+	 * @param key the lock key
+	 * @return the pair
+	 * @throws DistributedLockException if the reply is no list of two integers
+	 */
+	static ScriptExecutor.Pair toPair(@Nullable Object result, String action, String key) {
+		if (result instanceof List<?> list && list.size() == 2 && list.get(0) instanceof Long first
+				&& list.get(1) instanceof Long second) {
+			return new ScriptExecutor.Pair(first, second);
+		}
+		throw noResult(action, key, result);
+	}
+
+	/**
+	 * Reads the reply of an acquire script that answers an acquisition with its fencing token alone, one integer
+	 * (a list of one from Lettuce's list output, a {@code Long} from Jedis's: see {@link ScriptTransport}), and
+	 * anything else with a pair.
+	 * @param result the reply
+	 * @param action what the script does
+	 * @param key the lock key
+	 * @return {@link LockScripts#ACQUIRED} and the token for one integer, else the pair
+	 * @throws DistributedLockException if the reply is neither
+	 */
+	static ScriptExecutor.Pair toAcquisition(@Nullable Object result, String action, String key) {
+		if (result instanceof Long token) {
+			return new ScriptExecutor.Pair(LockScripts.ACQUIRED, token);
+		}
+		if (result instanceof List<?> list && list.size() == 1 && list.get(0) instanceof Long token) {
+			return new ScriptExecutor.Pair(LockScripts.ACQUIRED, token);
+		}
+		return toPair(result, action, key);
 	}
 
 	/**

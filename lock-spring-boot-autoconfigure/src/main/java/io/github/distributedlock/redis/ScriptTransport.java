@@ -70,11 +70,21 @@ interface ScriptTransport {
 	 * @return the transport
 	 */
 	static ScriptTransport of(RedisConnectionFactory connectionFactory) {
-		if (ClassUtils.isPresent("io.lettuce.core.RedisClient", ScriptTransport.class.getClassLoader())
-				&& connectionFactory instanceof LettuceConnectionFactory lettuce && lettuce.getShareNativeConnection()) {
-			return new LettuceScriptTransport(lettuce);
+		if (isLettuce(connectionFactory) && ((LettuceConnectionFactory) connectionFactory).getShareNativeConnection()) {
+			return new LettuceScriptTransport((LettuceConnectionFactory) connectionFactory);
 		}
 		return new ConnectionScriptTransport(connectionFactory);
+	}
+
+	/**
+	 * Tells whether a factory is Lettuce's, without loading Lettuce's classes where Lettuce is absent (a Jedis
+	 * application that excluded it).
+	 * @param connectionFactory the factory
+	 * @return {@code true} for a {@link LettuceConnectionFactory}
+	 */
+	static boolean isLettuce(RedisConnectionFactory connectionFactory) {
+		return ClassUtils.isPresent("io.lettuce.core.RedisClient", ScriptTransport.class.getClassLoader())
+				&& connectionFactory instanceof LettuceConnectionFactory;
 	}
 
 	/**

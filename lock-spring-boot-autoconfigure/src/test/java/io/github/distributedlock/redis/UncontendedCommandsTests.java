@@ -22,7 +22,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -107,11 +106,8 @@ class UncontendedCommandsTests {
 		RedisConnectionFactory connections = switch (transport) {
 			case "lettuce-shared" -> RedisClientLibrary.lettuce(server.host(), server.port());
 			case "lettuce-unshared" -> {
-				LettuceConnectionFactory unshared = new LettuceConnectionFactory(
-						new RedisStandaloneConfiguration(server.host(), server.port()));
+				LettuceConnectionFactory unshared = RedisClientLibrary.lettuce(server.host(), server.port());
 				unshared.setShareNativeConnection(false);
-				unshared.afterPropertiesSet();
-				unshared.start();
 				yield unshared;
 			}
 			default -> RedisClientLibrary.JEDIS.connectTo(server.host(), server.port());
