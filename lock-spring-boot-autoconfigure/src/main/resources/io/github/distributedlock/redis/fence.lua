@@ -18,13 +18,24 @@ local function fence_clock()
     return tonumber(t[1]) * 1000000 + tonumber(t[2])
 end
 
--- Hands out the next token of the lock at <key>, records it in '~f', and returns it.
-local function fence_next(key)
-    local token = fence_clock()
-    local last = tonumber(redis.call('HGET', key, '~f'))
-    if last and token <= last then
-        token = last + 1
+-- The token that follows last (the lock's '~f' as a number, nil if it has none) when Redis TIME in
+-- microseconds is now: now, or last + 1 if the clock has not passed last. Also for a caller that has read '~f'
+-- and the clock already (a granting release: HGETALL, TIME).
+local function fence_pass(last, now)
+    if last and now <= last then
+        return last + 1
     end
-    redis.call('HSET', key, '~f', string.format('%d', token))
+    return now
+end
+
+-- Hands out the next token of the lock at <key>, records it in '~f', and returns it. Given holder (an owner id),
+-- it also makes that owner the holder, once, in the same write.
+local function fence_next(key, holder)
+    local token = fence_pass(tonumber(redis.call('HGET', key, '~f')), fence_clock())
+    if holder then
+        redis.call('HSET', key, holder, 1, '~f', string.format('%d', token))
+    else
+        redis.call('HSET', key, '~f', string.format('%d', token))
+    end
     return token
 end

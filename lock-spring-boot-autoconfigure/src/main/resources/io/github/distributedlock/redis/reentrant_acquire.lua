@@ -21,20 +21,23 @@
 --         otherwise the holder's remaining lease in milliseconds (token 0).
 -- this attempt's own field here is a grant it has not heard of (its message was lost), or its own earlier try
 -- that ran although its reply was lost (a dropped connection, a timeout): either way it holds the lock now, once,
--- with a new token; a later attempt of the same thread has another owner id and never finds this field
-if redis.call('hexists', KEYS[1], ARGV[1]) == 1 then
-    redis.call('hset', KEYS[1], ARGV[1], 1)
+-- with a new token; a later attempt of the same thread has another owner id and never finds this field.
+-- One HMGET reads all that a try on a held key looks at: that field, the marks of the other kinds of lock, its
+-- own waiter entry
+local entry = 'q:' .. ARGV[1]
+local fields = redis.call('hmget', KEYS[1], ARGV[1], '~rw', '~p', entry)
+if fields[1] then
+    local token = fence_next(KEYS[1], ARGV[1])
     redis.call('pexpire', KEYS[1], lease)
-    return fence_next(KEYS[1])
+    return token
 end
 -- a read/write lock's hash: its fields must not mix with a reentrant lock's
-if redis.call('hexists', KEYS[1], '~rw') == 1 then
+if fields[2] then
     return { -5, 0 }
 end
 -- a semaphore's hash: one key is one kind, used with one permit count
-local permits = redis.call('hget', KEYS[1], '~p')
-if permits then
-    return { -6, tonumber(permits) }
+if fields[3] then
+    return { -6, tonumber(fields[3]) }
 end
 local pttl = redis.call('pttl', KEYS[1])
 -- PTTL's -1 (no TTL) would read as "acquired"; and no waiter entry goes into such a key: it would stay for ever
@@ -46,10 +49,9 @@ local wait = tonumber(ARGV[4])
 if wait > 0 then
     -- the waiter tries again when the holder's lease ends at the latest (a crashed holder publishes nothing)
     local nowMs, nowMicros = rl_now()
-    local entry = 'q:' .. ARGV[1]
     -- numbers are formatted with %d: Lua's default would print Redis TIME in microseconds in e-notation
     local since = string.format('%d', nowMicros)
-    local old = redis.call('hget', KEYS[1], entry)
+    local old = fields[4]
     if old then
         since = string.match(old, '^(%d+):') or since
     end

@@ -36,12 +36,15 @@ local function rl_free(key, owner, channel, waiters)
         waiters = redis.call('HLEN', key) > 1 + redis.call('HEXISTS', key, '~f')
     end
     if waiters then
-        local now = rl_now()
+        -- one TIME and one HGETALL serve the whole grant: the waiters' entries, the last token, the new token
+        local now, nowMicros = rl_now()
         local raw = redis.call('HGETALL', key)
-        local next, nextSince, nextLease, nextWait
+        local next, nextSince, nextLease, nextWait, last
         for i = 1, #raw, 2 do
             local f = raw[i]
-            if string.sub(f, 1, 2) == 'q:' then
+            if f == '~f' then
+                last = tonumber(raw[i + 1])
+            elseif string.sub(f, 1, 2) == 'q:' then
                 local since, untilMs, lease, wait = string.match(raw[i + 1], '^(%d+):(%d+):(%d+):(%d+)$')
                 if not since or tonumber(untilMs) < now then
                     redis.call('HDEL', key, f)
@@ -52,9 +55,10 @@ local function rl_free(key, owner, channel, waiters)
         end
         if next then
             redis.call('HDEL', key, owner, 'q:' .. next)
-            redis.call('HSET', key, next, 1)
+            -- the new holder and its token in one write, as fence_next records them (from what was read above)
+            local token = fence_pass(last, nowMicros)
+            redis.call('HSET', key, next, 1, '~f', string.format('%d', token))
             redis.call('PEXPIRE', key, nextLease)
-            local token = fence_next(key)
             -- a grant that cannot be published still stands: the waiter finds it at its next try
             notify(channel, ':' .. string.match(next, '^(.*):[^:]*$'),
                 next .. ' ' .. nextWait .. ' ' .. string.format('%d', token) .. ' ' .. key)

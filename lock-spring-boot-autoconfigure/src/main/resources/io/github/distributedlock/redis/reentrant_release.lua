@@ -20,10 +20,10 @@
 -- passed on: to the local owner of ARGV[4] when no other instance waits, else to the instance that waited
 -- longest, else freed (the head's locals: left <= 0, fields = HLEN, reply)
 if ARGV[4] and fields <= 2 then
-    redis.call('hset', KEYS[1], ARGV[4], 1)
     redis.call('hdel', KEYS[1], ARGV[1])
+    local token = fence_next(KEYS[1], ARGV[4])
     redis.call('pexpire', KEYS[1], ARGV[5])
-    return { -2, fence_next(KEYS[1]) }
+    return { -2, token }
 end
 rl_free(KEYS[1], ARGV[1], ARGV[2], fields > 2)
 return reply(0)
