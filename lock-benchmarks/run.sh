@@ -14,7 +14,13 @@
 # `run.sh cost [PEERS]` runs UncontendedCost: per uncontended W1 pair, client CPU, allocation, Redis CPU, requests and
 # commands inside scripts for each peer (comma-separated PEERS, default all), BENCH_COST_ROUNDS rounds (5) of
 # BENCH_COST_PAIRS pairs per peer (10000), the peers taking turns of BENCH_COST_BLOCK pairs (500) in alternating
-# order, ratios per round; writes lock-benchmarks/target/uncontended-cost.md.
+# order, ratios per round; writes lock-benchmarks/target/uncontended-cost.md. The peer ours-scripts (not in the default
+# list) runs this library's reentrant scripts with its arguments the way the floor runs its own (synchronous Lettuce,
+# no lock client): beside ours and floor it splits the W1 gap into the client's part and the scripts' part.
+# `run.sh hand-over [PEERS]` runs HandOverCost: W3x's hand-overs of one key between BENCH_HANDOVER_CLIENTS clients of one
+# thread each (8), per peer (comma-separated PEERS, default ours,si-spin,floor) BENCH_HANDOVER_ROUNDS rounds (3) of
+# BENCH_HANDOVER_SECONDS (8) in alternating order: acquisitions/s, fairness, and per acquisition the requests, the
+# commands inside scripts, Redis µs in scripts and Redis CPU; writes lock-benchmarks/target/hand-over-cost.md.
 # BENCH_JAVA_OPTS adds JVM options (such as a JFR recording: -XX:StartFlightRecording=filename=w1.jfr).
 # `run.sh reactive-wait [N]` runs W8, ReactiveWaitBenchmark (N concurrent reactive acquisitions of one key,
 # default 1000; BENCH_REACTIVE_ROUNDS rounds per peer, default 5) and writes lock-benchmarks/target/reactive-wait.md.
@@ -97,6 +103,14 @@ if [ "${1:-}" = cost ]; then
   java -cp "$classpath" -Xmx1g -Dbench.redis.port="$port" -Dbench.cost.rounds="${BENCH_COST_ROUNDS:-5}" \
     -Dbench.cost.pairs="${BENCH_COST_PAIRS:-10000}" -Dbench.cost.block="${BENCH_COST_BLOCK:-500}" ${BENCH_JAVA_OPTS:-} \
     io.github.distributedlock.benchmarks.UncontendedCost lock-benchmarks/target/uncontended-cost.md "$@"
+  exit
+fi
+if [ "${1:-}" = hand-over ]; then
+  shift
+  wait_for_quiet
+  java -cp "$classpath" -Xmx1g -Dbench.redis.port="$port" -Dbench.handover.rounds="${BENCH_HANDOVER_ROUNDS:-3}" \
+    -Dbench.handover.clients="${BENCH_HANDOVER_CLIENTS:-8}" -Dbench.handover.seconds="${BENCH_HANDOVER_SECONDS:-8}" \
+    ${BENCH_JAVA_OPTS:-} io.github.distributedlock.benchmarks.HandOverCost lock-benchmarks/target/hand-over-cost.md "$@"
   exit
 fi
 if [ "${1:-}" = reactive-wait ]; then

@@ -50,6 +50,7 @@ interface LockPeer extends AutoCloseable {
 			case "si-spin" -> new SpringIntegration(host, port, RedisLockRegistry.RedisLockType.SPIN_LOCK);
 			case "si-pubsub" -> new SpringIntegration(host, port, RedisLockRegistry.RedisLockType.PUB_SUB_LOCK);
 			case "floor" -> new Floor(host, port);
+			case "ours-scripts" -> new OursScripts(host, port);
 			default -> throw new IllegalArgumentException("Unknown peer " + name);
 		};
 	}

@@ -84,4 +84,20 @@ final class Markdown {
 				+ System.getProperty("java.version");
 	}
 
+
+	/**
+	 * {@code median [min-max]} of the values, each with the format.
+	 * @param values at least one value
+	 * @param format a {@link String#format} pattern for one value
+	 * @return the cell
+	 */
+	static String spread(double[] values, String format) {
+		double[] sorted = values.clone();
+		java.util.Arrays.sort(sorted);
+		int n = sorted.length;
+		double median = (n % 2 == 1) ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+		return String.format(format, median) + " [" + String.format(format, sorted[0]) + "-"
+				+ String.format(format, sorted[n - 1]) + "]";
+	}
+
 }

@@ -201,14 +201,14 @@ public final class UncontendedCost {
 		for (String peer : peers) {
 			List<Sample> mine = samples.stream().filter((s) -> s.peer().equals(peer)).toList();
 			md.append("| ").append(peer)
-				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::pairsPerSecond).toArray(), "%.0f"))
-				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::clientCpuMicros).toArray(), "%.1f"))
-				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::allocatedBytes).toArray(), "%.0f"))
-				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::redisCpuMicros).toArray(), "%.1f"))
-				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::redisUserMicros).toArray(), "%.1f"))
-				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::scriptMicros).toArray(), "%.1f"))
-				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::requests).toArray(), "%.2f"))
-				.append(" | ").append(spread(mine.stream().mapToDouble(Sample::inside).toArray(), "%.2f"))
+				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::pairsPerSecond).toArray(), "%.0f"))
+				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::clientCpuMicros).toArray(), "%.1f"))
+				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::allocatedBytes).toArray(), "%.0f"))
+				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::redisCpuMicros).toArray(), "%.1f"))
+				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::redisUserMicros).toArray(), "%.1f"))
+				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::scriptMicros).toArray(), "%.1f"))
+				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::requests).toArray(), "%.2f"))
+				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::inside).toArray(), "%.2f"))
 				.append(" |\n");
 		}
 		md.append("\nRatios per round (median [min-max]):\n\n| ratio | value | target |\n|---|---:|---:|\n");
@@ -236,19 +236,10 @@ public final class UncontendedCost {
 		}
 		if (!ratios.isEmpty()) {
 			md.append("| ").append(name).append(" | ")
-				.append(spread(ratios.stream().mapToDouble(Double::doubleValue).toArray(), "%.2f"))
+				.append(Markdown.spread(ratios.stream().mapToDouble(Double::doubleValue).toArray(), "%.2f"))
 				.append(" | ").append(target).append(" |\n");
 		}
 	}
 
-	/** {@code median [min-max]} of the values, each with the format. */
-	private static String spread(double[] values, String format) {
-		double[] sorted = values.clone();
-		Arrays.sort(sorted);
-		int n = sorted.length;
-		double median = (n % 2 == 1) ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-		return String.format(format, median) + " [" + String.format(format, sorted[0]) + "-"
-				+ String.format(format, sorted[n - 1]) + "]";
-	}
 
 }
