@@ -1,12 +1,6 @@
 package io.github.distributedlock.test;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.lettuce.core.RedisClient;
@@ -22,7 +15,6 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import org.awaitility.Awaitility;
-import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
@@ -39,12 +31,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 public final class RedisServer implements AutoCloseable {
 
-	private static final String HOST = "127.0.0.1";
+	private static final String HOST = RedisBinary.HOST;
 
-	private static final String CONFIG_FILE = "redis.conf";
+	private static final String CONFIG_FILE = RedisBinary.CONFIG_FILE;
 
 	/** The environment variable with the path of the server binary to run instead of {@code redis-server}. */
-	public static final String SERVER_VARIABLE = "REDIS_SERVER";
+	public static final String SERVER_VARIABLE = RedisBinary.SERVER_VARIABLE;
 
 	private static @Nullable RedisClient adminClient;
 
@@ -122,22 +114,22 @@ public final class RedisServer implements AutoCloseable {
 	 * @throws org.opentest4j.TestAbortedException if either is missing
 	 */
 	public static void assumeOnPath() {
-		Assumptions.assumeTrue(executable() != null && onPath("redis-cli") != null,
+		Assumptions.assumeTrue(RedisBinary.executable() != null && RedisBinary.onPath("redis-cli") != null,
 				"redis-server and redis-cli (Debian package redis-server) on PATH");
 	}
 
 	private static RedisServer start(@Nullable String config, Map<String, String> environment, String... extraArgs) {
-		if (executable() != null) {
+		if (RedisBinary.executable() != null) {
 			IOException last = null;
 			for (int attempt = 0; attempt < 5; attempt++) {
 				try {
-					int port = freePort();
+					int port = RedisBinary.freePort();
 					Path dir = Files.createTempDirectory("redis-" + port);
 					if (config != null) {
 						Files.writeString(dir.resolve(CONFIG_FILE), config);
 					}
-					Process process = launch(port, List.of(extraArgs), environment, dir);
-					if (awaitPing(port, Duration.ofSeconds(10))) {
+					Process process = RedisBinary.launch(port, List.of(extraArgs), environment, dir);
+					if (RedisBinary.awaitPing(port, Duration.ofSeconds(10))) {
 						return new RedisServer(port, List.of(extraArgs), environment, process, dir);
 					}
 					process.destroyForcibly();
@@ -311,12 +303,12 @@ public final class RedisServer implements AutoCloseable {
 	public void restart() {
 		requireProcess();
 		try {
-			this.process = launch(this.port, this.extraArgs, this.environment, this.dir);
+			this.process = RedisBinary.launch(this.port, this.extraArgs, this.environment, this.dir);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException(ex);
 		}
-		if (!awaitPing(this.port, Duration.ofSeconds(10))) {
+		if (!RedisBinary.awaitPing(this.port, Duration.ofSeconds(10))) {
 			throw new IllegalStateException("redis-server did not restart on port " + this.port);
 		}
 	}
@@ -335,89 +327,6 @@ public final class RedisServer implements AutoCloseable {
 	private void requireProcess() {
 		if (this.process == null) {
 			throw new IllegalStateException("Killing and restarting need a redis-server on PATH");
-		}
-	}
-
-	private static Process launch(int port, List<String> extraArgs, Map<String, String> environment, Path dir)
-			throws IOException {
-		List<String> command = new ArrayList<>(List.of(Objects.requireNonNull(executable())));
-		// the configuration file comes first; a Sentinel rewrites it, and a restart reads what it wrote
-		if (Files.exists(dir.resolve(CONFIG_FILE))) {
-			command.add(dir.resolve(CONFIG_FILE).toString());
-		}
-		command.addAll(List.of("--port", Integer.toString(port), "--bind",
-				HOST, "--save", "", "--appendonly", "no", "--protected-mode", "no", "--dir", dir.toString()));
-		command.addAll(extraArgs);
-		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(dir.resolve("redis.log").toFile());
-		builder.environment().putAll(environment);
-		return builder.start();
-	}
-
-	/**
-	 * Returns the server binary the tests run: the one {@value #SERVER_VARIABLE} names, else {@code redis-server}
-	 * from PATH.
-	 * @return its path, or {@code null} if none is on PATH and the variable is not set
-	 * @throws IllegalStateException if the variable names a file that is not an executable
-	 */
-	public static @Nullable String executable() {
-		String named = System.getenv(SERVER_VARIABLE);
-		if (named == null || named.isBlank()) {
-			return onPath("redis-server");
-		}
-		if (!new File(named).canExecute()) {
-			throw new IllegalStateException(SERVER_VARIABLE + "=" + named + " is not an executable file");
-		}
-		return named;
-	}
-
-	private static @Nullable String onPath(String executable) {
-		String path = System.getenv("PATH");
-		if (path == null) {
-			return null;
-		}
-		for (String dir : path.split(File.pathSeparator)) {
-			File candidate = new File(dir, executable);
-			if (candidate.canExecute()) {
-				return candidate.getPath();
-			}
-		}
-		return null;
-	}
-
-	private static int freePort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getByName(HOST))) {
-			return socket.getLocalPort();
-		}
-	}
-
-	/**
-	 * Sends PING until the server answers PONG.
-	 */
-	static boolean awaitPing(int port, Duration timeout) {
-		try {
-			Awaitility.await().atMost(timeout).pollInterval(Duration.ofMillis(20)).until(() -> ping(port));
-			return true;
-		}
-		catch (ConditionTimeoutException ex) {
-			return false;
-		}
-	}
-
-	private static boolean ping(int port) {
-		try (Socket socket = new Socket()) {
-			socket.connect(new InetSocketAddress(HOST, port), 200);
-			socket.setSoTimeout(500);
-			OutputStream out = socket.getOutputStream();
-			out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-			out.flush();
-			InputStream in = socket.getInputStream();
-			byte[] reply = new byte[7];
-			int read = in.read(reply);
-			return read > 0 && new String(reply, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
-		}
-		catch (IOException ex) {
-			return false;
 		}
 	}
 

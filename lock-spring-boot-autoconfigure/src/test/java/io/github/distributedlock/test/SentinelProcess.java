@@ -37,7 +37,7 @@ public final class SentinelProcess implements AutoCloseable {
 		int port = freePort("127.0.0.1");
 		SentinelProcess sentinel = launch(port, List.of("port " + port, "bind 127.0.0.1"), primary.host(),
 				primary.port());
-		if (!RedisServer.awaitPing(port, Duration.ofSeconds(10))) {
+		if (!RedisBinary.awaitPing(port, Duration.ofSeconds(10))) {
 			sentinel.close();
 			throw new IllegalStateException("redis-server --sentinel did not start on port " + port);
 		}
@@ -67,7 +67,7 @@ public final class SentinelProcess implements AutoCloseable {
 				"sentinel down-after-milliseconds " + MASTER + " 5000", ""));
 		// a sentinel rewrites its configuration file, so it must be one of its own
 		Path file = Files.writeString(dir.resolve("sentinel.conf"), String.join("\n", config));
-		Process process = new ProcessBuilder(RedisServer.executable(), file.toString(), "--sentinel").redirectErrorStream(true)
+		Process process = new ProcessBuilder(RedisBinary.executable(), file.toString(), "--sentinel").redirectErrorStream(true)
 			.redirectOutput(dir.resolve("sentinel.log").toFile())
 			.start();
 		return new SentinelProcess(port, process);
