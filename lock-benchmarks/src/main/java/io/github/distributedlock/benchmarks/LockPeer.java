@@ -3,8 +3,6 @@ package io.github.distributedlock.benchmarks;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -50,7 +48,8 @@ interface LockPeer extends AutoCloseable {
 			case "si-spin" -> new SpringIntegration(host, port, RedisLockRegistry.RedisLockType.SPIN_LOCK);
 			case "si-pubsub" -> new SpringIntegration(host, port, RedisLockRegistry.RedisLockType.PUB_SUB_LOCK);
 			case "floor" -> new Floor(host, port);
-			case "ours-scripts" -> new OursScripts(host, port);
+			case "ours-scripts" -> ScriptPeer.ours(host, port);
+			case "string-scripts" -> ScriptPeer.stringPrototype(host, port);
 			default -> throw new IllegalArgumentException("Unknown peer " + name);
 		};
 	}
@@ -186,7 +185,7 @@ interface LockPeer extends AutoCloseable {
 		public Lock lock(String key) {
 			String[] keys = { "floor:" + key };
 			RedisCommands<String, String> redis = this.connection.sync();
-			return new Lock() {
+			return new BasicLock() {
 
 				@Override
 				public boolean tryLock() {
@@ -204,21 +203,6 @@ interface LockPeer extends AutoCloseable {
 				@Override
 				public void unlock() {
 					redis.evalsha(Floor.this.releaseSha, ScriptOutputType.INTEGER, keys, owner());
-				}
-
-				@Override
-				public void lockInterruptibly() {
-					lock();
-				}
-
-				@Override
-				public boolean tryLock(long time, TimeUnit unit) {
-					throw new UnsupportedOperationException();
-				}
-
-				@Override
-				public Condition newCondition() {
-					throw new UnsupportedOperationException();
 				}
 
 			};
