@@ -166,12 +166,12 @@ public final class HandOverCost {
 		for (String peer : samples.stream().map(Sample::peer).distinct().toList()) {
 			List<Sample> mine = samples.stream().filter((s) -> s.peer().equals(peer)).toList();
 			md.append("| ").append(peer)
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::perSecond).toArray(), "%.0f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::fairness).toArray(), "%.2f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::requests).toArray(), "%.2f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::inside).toArray(), "%.2f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::scriptMicros).toArray(), "%.1f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::redisCpuMicros).toArray(), "%.1f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::perSecond, "%.0f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::fairness, "%.2f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::requests, "%.2f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::inside, "%.2f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::scriptMicros, "%.1f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::redisCpuMicros, "%.1f"))
 				.append(" | ").append(mine.stream().mapToLong(Sample::violations).sum())
 				.append(" |\n");
 		}

@@ -1,6 +1,9 @@
 package io.github.distributedlock.benchmarks;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 import org.jspecify.annotations.Nullable;
 
@@ -86,6 +89,17 @@ final class Markdown {
 
 
 	/**
+	 * {@code median [min-max]} of one value of each sample, each with the format: a table cell over rounds.
+	 * @param samples at least one sample
+	 * @param value the value of a sample
+	 * @param format a {@link String#format} pattern for one value
+	 * @return the cell
+	 */
+	static <T> String spread(List<T> samples, ToDoubleFunction<T> value, String format) {
+		return spread(samples.stream().mapToDouble(value).toArray(), format);
+	}
+
+	/**
 	 * {@code median [min-max]} of the values, each with the format.
 	 * @param values at least one value
 	 * @param format a {@link String#format} pattern for one value
@@ -93,7 +107,7 @@ final class Markdown {
 	 */
 	static String spread(double[] values, String format) {
 		double[] sorted = values.clone();
-		java.util.Arrays.sort(sorted);
+		Arrays.sort(sorted);
 		int n = sorted.length;
 		double median = (n % 2 == 1) ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 		return String.format(format, median) + " [" + String.format(format, sorted[0]) + "-"

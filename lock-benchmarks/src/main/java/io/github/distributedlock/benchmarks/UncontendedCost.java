@@ -201,14 +201,14 @@ public final class UncontendedCost {
 		for (String peer : peers) {
 			List<Sample> mine = samples.stream().filter((s) -> s.peer().equals(peer)).toList();
 			md.append("| ").append(peer)
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::pairsPerSecond).toArray(), "%.0f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::clientCpuMicros).toArray(), "%.1f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::allocatedBytes).toArray(), "%.0f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::redisCpuMicros).toArray(), "%.1f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::redisUserMicros).toArray(), "%.1f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::scriptMicros).toArray(), "%.1f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::requests).toArray(), "%.2f"))
-				.append(" | ").append(Markdown.spread(mine.stream().mapToDouble(Sample::inside).toArray(), "%.2f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::pairsPerSecond, "%.0f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::clientCpuMicros, "%.1f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::allocatedBytes, "%.0f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::redisCpuMicros, "%.1f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::redisUserMicros, "%.1f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::scriptMicros, "%.1f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::requests, "%.2f"))
+				.append(" | ").append(Markdown.spread(mine, Sample::inside, "%.2f"))
 				.append(" |\n");
 		}
 		md.append("\nRatios per round (median [min-max]):\n\n| ratio | value | target |\n|---|---:|---:|\n");
@@ -240,6 +240,5 @@ public final class UncontendedCost {
 				.append(" | ").append(target).append(" |\n");
 		}
 	}
-
 
 }
