@@ -28,14 +28,22 @@ local function fence_pass(last, now)
     return now
 end
 
+-- Records token (a number) as the last token of the lock at <key> ('~f'); given holder (an owner id), it also
+-- makes that owner the holder, once, in the same write. The one place a holder's token is written: a hand-over
+-- (fence_next) and a grant (rl_free of reentrant_common.lua, from the token and clock it has read already).
+local function fence_record(key, token, holder)
+    local formatted = string.format('%d', token)
+    if holder then
+        redis.call('HSET', key, holder, '1', '~f', formatted)
+    else
+        redis.call('HSET', key, '~f', formatted)
+    end
+end
+
 -- Hands out the next token of the lock at <key>, records it in '~f', and returns it. Given holder (an owner id),
 -- it also makes that owner the holder, once, in the same write.
 local function fence_next(key, holder)
     local token = fence_pass(tonumber(redis.call('HGET', key, '~f')), fence_clock())
-    if holder then
-        redis.call('HSET', key, holder, 1, '~f', string.format('%d', token))
-    else
-        redis.call('HSET', key, '~f', string.format('%d', token))
-    end
+    fence_record(key, token, holder)
     return token
 end

@@ -55,9 +55,9 @@ local function rl_free(key, owner, channel, waiters)
         end
         if next then
             redis.call('HDEL', key, owner, 'q:' .. next)
-            -- the new holder and its token in one write, as fence_next records them (from what was read above)
+            -- the new holder and its token in one write (from what was read above)
             local token = fence_pass(last, nowMicros)
-            redis.call('HSET', key, next, 1, '~f', string.format('%d', token))
+            fence_record(key, token, next)
             redis.call('PEXPIRE', key, nextLease)
             -- a grant that cannot be published still stands: the waiter finds it at its next try
             notify(channel, ':' .. string.match(next, '^(.*):[^:]*$'),
