@@ -1,5 +1,6 @@
 package io.github.distributedlock.benchmarks;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -42,6 +43,9 @@ interface LockPeer extends AutoCloseable {
 	static LockPeer create(String name) {
 		String host = RedisAdmin.host();
 		int port = RedisAdmin.port();
+		if (name.startsWith("ours-scripts@")) {
+			return ScriptPeer.ours(host, port, Path.of(name.substring("ours-scripts@".length())));
+		}
 		return switch (name) {
 			case "ours" -> new Ours(host, port);
 			case "redisson" -> new RedissonPeer(host, port);

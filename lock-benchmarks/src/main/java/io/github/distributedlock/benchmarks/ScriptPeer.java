@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,6 +16,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A pair of lock scripts called the way the floor calls its own (synchronous Lettuce on one connection, no lock
@@ -39,9 +42,9 @@ final class ScriptPeer implements LockPeer {
 
 	private static final String STRING_ACQUIRE = String.join("\n",
 			"local now = redis.call('TIME')",
-			"local token = tonumber(now[1]) * 1000000 + tonumber(now[2])",
-			"if redis.call('set', KEYS[1], ARGV[1] .. ' ' .. string.format('%d', token), 'NX', 'PX', ARGV[2]) then",
-			"  return token",
+			"local token = now[1] .. string.sub('00000' .. now[2], -6)",
+			"if redis.call('set', KEYS[1], ARGV[1] .. ' ' .. token, 'NX', 'PX', ARGV[2]) then",
+			"  return tonumber(token)",
 			"end",
 			"return { 0, 0 }");
 
@@ -85,10 +88,24 @@ final class ScriptPeer implements LockPeer {
 	 * @return the peer, connected
 	 */
 	static ScriptPeer ours(String host, int port) {
+		return ours(host, port, null);
+	}
+
+	/**
+	 * This library's reentrant scripts, as its {@code LockScripts} concatenates their files, read from a directory
+	 * instead of its jar: the peer {@code ours-scripts@<directory>}, which measures a change to the scripts against
+	 * the jar's in alternating rounds of one run (the directory of a checkout of another commit, say
+	 * {@code /tmp/before/lock-spring-boot-autoconfigure/src/main/resources/io/github/distributedlock/redis}).
+	 * @param host Redis's host
+	 * @param port Redis's port
+	 * @param directory where the {@code .lua} files are, or {@code null} for this library's jar
+	 * @return the peer, connected
+	 */
+	static ScriptPeer ours(String host, int port, @Nullable Path directory) {
 		return new ScriptPeer(host, port, "lock:",
-				text("reentrant_acquire_head.lua", "fence.lua", "notify.lua", "reentrant_common.lua",
+				text(directory, "reentrant_acquire_head.lua", "fence.lua", "notify.lua", "reentrant_common.lua",
 						"reentrant_acquire.lua"),
-				text("reentrant_release_head.lua", "notify.lua", "fence.lua", "reentrant_common.lua",
+				text(directory, "reentrant_release_head.lua", "notify.lua", "fence.lua", "reentrant_common.lua",
 						"reentrant_release.lua"));
 	}
 
@@ -102,10 +119,11 @@ final class ScriptPeer implements LockPeer {
 		return new ScriptPeer(host, port, "string:", STRING_ACQUIRE, STRING_RELEASE);
 	}
 
-	private static String text(String... names) {
+	private static String text(@Nullable Path directory, String... names) {
 		StringBuilder text = new StringBuilder();
 		for (String name : names) {
-			try (InputStream in = ScriptPeer.class.getResourceAsStream("/io/github/distributedlock/redis/" + name)) {
+			try (InputStream in = (directory != null) ? Files.newInputStream(directory.resolve(name))
+					: ScriptPeer.class.getResourceAsStream("/io/github/distributedlock/redis/" + name)) {
 				text.append(new String(in.readAllBytes(), StandardCharsets.UTF_8)).append('\n');
 			}
 			catch (IOException ex) {
