@@ -28,7 +28,7 @@ local entry = 'q:' .. ARGV[1]
 local fields = redis.call('hmget', KEYS[1], ARGV[1], '~rw', '~p', entry)
 if fields[1] then
     local token = fence_next(KEYS[1], ARGV[1])
-    redis.call('pexpire', KEYS[1], lease)
+    redis.call('pexpire', KEYS[1], ARGV[2])
     return token
 end
 -- a read/write lock's hash: its fields must not mix with a reentrant lock's

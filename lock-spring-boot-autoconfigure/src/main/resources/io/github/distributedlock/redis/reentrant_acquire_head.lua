@@ -11,7 +11,7 @@ if ARGV[3] == '1' then
     redis.call('hincrby', KEYS[1], ARGV[1], 1)
     -- a re-entry never shortens the lease of the outer hold
     if redis.call('pttl', KEYS[1]) < lease then
-        redis.call('pexpire', KEYS[1], lease)
+        redis.call('pexpire', KEYS[1], ARGV[2])
     end
     return { -1, 0 }
 end

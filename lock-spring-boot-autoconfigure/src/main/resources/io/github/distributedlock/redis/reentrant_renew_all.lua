@@ -10,7 +10,8 @@
 local n = #KEYS
 local renewed = {}
 for i = 1, n do
-    local key, owner, lease = KEYS[i], ARGV[i], tonumber(ARGV[n + i])
+    -- the lease goes to PEXPIRE as the string it is (a Lua number is formatted with %.17g on each call)
+    local key, owner, lease = KEYS[i], ARGV[i], ARGV[n + i]
     -- pcall: on a key of another type HEXISTS raises WRONGTYPE, which would end the whole script
     local held = redis.pcall('hexists', key, owner)
     if type(held) == 'table' and held.err then
@@ -18,7 +19,7 @@ for i = 1, n do
     elseif held == 0 then
         renewed[i] = 0
     else
-        if redis.call('pttl', key) < lease then
+        if redis.call('pttl', key) < tonumber(lease) then
             redis.call('pexpire', key, lease)
         end
         renewed[i] = 1
