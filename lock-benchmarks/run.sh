@@ -19,7 +19,8 @@
 # no lock client): beside ours and floor it splits the W1 gap into the client's part and the scripts' part; the peer
 # string-scripts is a prototype of an uncontended hold as a string key (see ScriptPeer), beside ours-scripts. The peer
 # ours-scripts@DIR reads the same script files from DIR instead (say another commit's checkout): a change to the scripts
-# against the jar's, in alternating rounds of one run.
+# against the jar's, in alternating rounds of one run; token-floor is the string prototype sent the floor's arguments
+# (the floor plus a fencing token).
 # `run.sh hand-over [PEERS]` runs HandOverCost: W3x's hand-overs of one key between BENCH_HANDOVER_CLIENTS clients of one
 # thread each (8), per peer (comma-separated PEERS, default ours,si-spin,floor) BENCH_HANDOVER_ROUNDS rounds (3) of
 # BENCH_HANDOVER_SECONDS (8) in alternating order: acquisitions/s, fairness, and per acquisition the requests, the

@@ -54,6 +54,7 @@ interface LockPeer extends AutoCloseable {
 			case "floor" -> new Floor(host, port);
 			case "ours-scripts" -> ScriptPeer.ours(host, port);
 			case "string-scripts" -> ScriptPeer.stringPrototype(host, port);
+			case "token-floor" -> ScriptPeer.tokenFloor(host, port);
 			default -> throw new IllegalArgumentException("Unknown peer " + name);
 		};
 	}

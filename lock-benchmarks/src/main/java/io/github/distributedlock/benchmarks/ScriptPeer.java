@@ -20,8 +20,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A pair of lock scripts called the way the floor calls its own (synchronous Lettuce on one connection, no lock
- * client), with the arguments this library's client sends for an uncontended pair: a diagnostic for W1, not a lock
- * to contend for (a try that fails throws). Two of them:
+ * client), with the arguments this library's client sends for an uncontended pair (but for {@code token-floor}): a
+ * diagnostic for W1, not a lock to contend for (a try that fails throws). Three of them:
  * <ul>
  * <li>{@code ours-scripts}: this library's reentrant acquire and release scripts, loaded from its jar as its client
  * loads them. Beside {@code ours} and {@code floor} it splits the W1 gap into what the client costs around the round
@@ -33,6 +33,12 @@ import org.jspecify.annotations.Nullable;
  * {@code string-scripts / ours-scripts} is what that data model would gain inside Redis; what it leaves out (a
  * blocked try turning the string into a hash, re-entry, renewal, every other script learning a second form) is in
  * RESULTS.md, issue 33's sixth session.</li>
+ * <li>{@code token-floor}: the same string scripts sent the floor's arguments (the owner and the lease to acquire,
+ * the owner to release) instead of this library's (which add the re-entry flag, the wait and its id, the release
+ * channel and the holds to release): the floor plus a fencing token from Redis's clock and nothing else. So
+ * {@code token-floor / floor} is what the token costs, {@code string-scripts / token-floor} what the arguments of a
+ * lock that can queue its caller cost, {@code ours-scripts / string-scripts} the hash, {@code ours / ours-scripts}
+ * the client.</li>
  * </ul>
  * One thread at a time per lock.
  */
@@ -73,8 +79,13 @@ final class ScriptPeer implements LockPeer {
 
 	private final AtomicLong attempts = new AtomicLong();
 
-	private ScriptPeer(String host, int port, String keyPrefix, String acquire, String release) {
+	/** Whether the scripts get the floor's arguments instead of this library's (see {@code token-floor}). */
+	private final boolean floorArguments;
+
+	private ScriptPeer(String host, int port, String keyPrefix, String acquire, String release,
+			boolean floorArguments) {
 		this.keyPrefix = keyPrefix;
+		this.floorArguments = floorArguments;
 		this.client = RedisClient.create(RedisURI.create(host, port));
 		this.connection = this.client.connect();
 		this.acquireSha = this.connection.sync().scriptLoad(acquire);
@@ -106,7 +117,8 @@ final class ScriptPeer implements LockPeer {
 				text(directory, "reentrant_acquire_head.lua", "fence.lua", "notify.lua", "reentrant_common.lua",
 						"reentrant_acquire.lua"),
 				text(directory, "reentrant_release_head.lua", "notify.lua", "fence.lua", "reentrant_common.lua",
-						"reentrant_release.lua"));
+						"reentrant_release.lua"),
+				false);
 	}
 
 	/**
@@ -116,7 +128,17 @@ final class ScriptPeer implements LockPeer {
 	 * @return the peer, connected
 	 */
 	static ScriptPeer stringPrototype(String host, int port) {
-		return new ScriptPeer(host, port, "string:", STRING_ACQUIRE, STRING_RELEASE);
+		return new ScriptPeer(host, port, "string:", STRING_ACQUIRE, STRING_RELEASE, false);
+	}
+
+	/**
+	 * The string-key prototype sent the floor's arguments: the floor with a fencing token.
+	 * @param host Redis's host
+	 * @param port Redis's port
+	 * @return the peer, connected
+	 */
+	static ScriptPeer tokenFloor(String host, int port) {
+		return new ScriptPeer(host, port, "token:", STRING_ACQUIRE, STRING_RELEASE, true);
 	}
 
 	private static String text(@Nullable Path directory, String... names) {
@@ -146,8 +168,10 @@ final class ScriptPeer implements LockPeer {
 				this.owner = ScriptPeer.this.clientId + ":" + Thread.currentThread().getId() + "/"
 						+ ScriptPeer.this.attempts.incrementAndGet();
 				// acquired: the token alone (Lettuce's list output makes it a list of one); otherwise a pair
-				Object reply = redis.evalsha(ScriptPeer.this.acquireSha, ScriptOutputType.MULTI, keys, this.owner,
-						"30000", "0", "0", "0");
+				Object reply = ScriptPeer.this.floorArguments
+						? redis.evalsha(ScriptPeer.this.acquireSha, ScriptOutputType.MULTI, keys, this.owner, "30000")
+						: redis.evalsha(ScriptPeer.this.acquireSha, ScriptOutputType.MULTI, keys, this.owner, "30000",
+								"0", "0", "0");
 				return reply instanceof List<?> list && list.size() == 1;
 			}
 
@@ -160,8 +184,13 @@ final class ScriptPeer implements LockPeer {
 
 			@Override
 			public void unlock() {
-				redis.evalsha(ScriptPeer.this.releaseSha, ScriptOutputType.INTEGER, keys, this.owner,
-						ScriptPeer.this.keyPrefix + "__released", ALL_HOLDS);
+				if (ScriptPeer.this.floorArguments) {
+					redis.evalsha(ScriptPeer.this.releaseSha, ScriptOutputType.INTEGER, keys, this.owner);
+				}
+				else {
+					redis.evalsha(ScriptPeer.this.releaseSha, ScriptOutputType.INTEGER, keys, this.owner,
+							ScriptPeer.this.keyPrefix + "__released", ALL_HOLDS);
+				}
 			}
 
 		};
