@@ -19,7 +19,7 @@ end
 -- microseconds, as fence_clock() of fence.lua makes it (no '~f' to pass: the hash does not exist), written here
 -- as the seconds followed by the microseconds padded to six digits: the same digits string.format('%d') gives,
 -- without the arithmetic and the formatting, which cost this script more than its EXISTS does. Arguments go to
--- Redis as the strings they are ('1', ARGV[2]): a Lua number is formatted with %.17g on every call. The reply
+-- Redis as the strings they are ('1', ARGV[2]): Redis turns a Lua number into a string on every call. The reply
 -- is the token alone, one integer: an array costs Redis more to answer and the client more to read
 if redis.call('exists', KEYS[1]) == 0 then
     local now = redis.call('TIME')

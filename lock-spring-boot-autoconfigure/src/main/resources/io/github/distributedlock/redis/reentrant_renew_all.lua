@@ -10,7 +10,7 @@
 local n = #KEYS
 local renewed = {}
 for i = 1, n do
-    -- the lease goes to PEXPIRE as the string it is (a Lua number is formatted with %.17g on each call)
+    -- the lease goes to PEXPIRE as the string it is (Redis turns a Lua number into a string on each call)
     local key, owner, lease = KEYS[i], ARGV[i], ARGV[n + i]
     -- pcall: on a key of another type HEXISTS raises WRONGTYPE, which would end the whole script
     local held = redis.pcall('hexists', key, owner)
