@@ -165,15 +165,11 @@ public final class HandOverCost {
 				+ "scripts | Redis CPU µs | violations |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
 		for (String peer : samples.stream().map(Sample::peer).distinct().toList()) {
 			List<Sample> mine = samples.stream().filter((s) -> s.peer().equals(peer)).toList();
-			md.append("| ").append(peer)
-				.append(" | ").append(Markdown.spread(mine, Sample::perSecond, "%.0f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::fairness, "%.2f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::requests, "%.2f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::inside, "%.2f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::scriptMicros, "%.1f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::redisCpuMicros, "%.1f"))
-				.append(" | ").append(mine.stream().mapToLong(Sample::violations).sum())
-				.append(" |\n");
+			md.append(Markdown.row(peer, Markdown.spread(mine, Sample::perSecond, "%.0f"),
+					Markdown.spread(mine, Sample::fairness, "%.2f"), Markdown.spread(mine, Sample::requests, "%.2f"),
+					Markdown.spread(mine, Sample::inside, "%.2f"), Markdown.spread(mine, Sample::scriptMicros, "%.1f"),
+					Markdown.spread(mine, Sample::redisCpuMicros, "%.1f"),
+					Long.toString(mine.stream().mapToLong(Sample::violations).sum())));
 		}
 		return md.toString();
 	}

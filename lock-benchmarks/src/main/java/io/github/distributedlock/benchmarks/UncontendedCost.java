@@ -200,16 +200,13 @@ public final class UncontendedCost {
 		List<String> peers = samples.stream().map(Sample::peer).distinct().toList();
 		for (String peer : peers) {
 			List<Sample> mine = samples.stream().filter((s) -> s.peer().equals(peer)).toList();
-			md.append("| ").append(peer)
-				.append(" | ").append(Markdown.spread(mine, Sample::pairsPerSecond, "%.0f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::clientCpuMicros, "%.1f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::allocatedBytes, "%.0f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::redisCpuMicros, "%.1f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::redisUserMicros, "%.1f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::scriptMicros, "%.1f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::requests, "%.2f"))
-				.append(" | ").append(Markdown.spread(mine, Sample::inside, "%.2f"))
-				.append(" |\n");
+			md.append(Markdown.row(peer, Markdown.spread(mine, Sample::pairsPerSecond, "%.0f"),
+					Markdown.spread(mine, Sample::clientCpuMicros, "%.1f"),
+					Markdown.spread(mine, Sample::allocatedBytes, "%.0f"),
+					Markdown.spread(mine, Sample::redisCpuMicros, "%.1f"),
+					Markdown.spread(mine, Sample::redisUserMicros, "%.1f"),
+					Markdown.spread(mine, Sample::scriptMicros, "%.1f"), Markdown.spread(mine, Sample::requests, "%.2f"),
+					Markdown.spread(mine, Sample::inside, "%.2f")));
 		}
 		md.append("\nRatios per round (median [min-max]):\n\n| ratio | value | target |\n|---|---:|---:|\n");
 		ratio(md, samples, "ours / floor pairs/s (W1)", "floor", Sample::pairsPerSecond, ">= 0.95");
