@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
-# Runs every benchmark of this library and its peers against one redis-server of its own, and writes
-# lock-benchmarks/RESULTS.md. Every workload runs once per peer per round, the peers in alternating order
-# (BENCH_ROUNDS, default 2: about half an hour on 2 cores); BENCH_QUICK=true runs one short round, about eight
-# minutes (a smoke run, wide error).
-# BENCH_WORKLOADS=w1OwnKey (comma-separated benchmark names) and BENCH_PEERS=ours,floor run only those, and
-# BENCH_REPORT=<file> writes the report there instead of RESULTS.md.
+# Runs the benchmarks of this library and its peers and writes lock-benchmarks/RESULTS.md and its charts
+# (lock-benchmarks/charts/*.png), in about 15 minutes on 2 cores, the build included (ResultsRunner):
+#   lock-benchmarks/run.sh
+# On a redis-server of its own (and, for Redlock and the cluster, servers of their own), in BENCH_ROUNDS rounds (3)
+# that reverse the peers' order every round: W1-W5 of every peer (JMH, sample time: throughput and latency
+# percentiles in one fork), the semaphore's S1 and S2 against Redisson, the uncontended pair's cost in turns of 500
+# pairs (with the floor with a fencing token), Redlock on 3 nodes against RedissonRedLock, and classic against
+# sharded notifications on a 3-primary cluster. Every ratio is taken per round and reported as median
+# [lowest-highest]. The page says when and where it ran, the load (`uptime`) at the start and the end, and how long
+# the run took; the log goes to lock-benchmarks/target/run.log.
+# BENCH_QUICK=true runs one round of short iterations (about 5 minutes: a check of the tooling, wide error).
+# BENCH_SECTIONS=locks,semaphores,cost,redlock,cluster (comma-separated) runs only those sections;
+# BENCH_WORKLOADS=w1OwnKey (benchmark names; w3mOneKey2Instances4ThreadsEach adds W3m) and BENCH_PEERS=ours,floor
+# run only those workloads and peers; BENCH_REPORT=<file> writes the page there instead of RESULTS.md (the charts
+# go to charts/ beside it). BENCH_ITERATIONS (2) and BENCH_ITERATION_MS (1000) set the JMH measurement iterations.
+#
+# The other modes write their own tables to lock-benchmarks/target/:
+# `run.sh annotation` runs W6, AnnotationRunner (the annotation's overhead over template.execute, with and without
+# meter and observation registries; BENCH_ANNOTATION_ROUNDS rounds, default 3) and writes
+# lock-benchmarks/target/annotation.md.
 # `run.sh readers [N...]` instead runs ManyReadersBenchmark (N readers of one read/write lock, default 10 100 1000
 # 5000) and writes its table to lock-benchmarks/target/many-readers.md.
 # `run.sh many-locks [N...]` runs W7, ManyLocksBenchmark (one JVM holds N auto-renewed locks for 60 s; default
@@ -48,7 +62,8 @@
 # in alternating order, each measuring uncontended lock+unlock pairs/s with p50/p99 and one key contended by 2
 # clients x BENCH_REDLOCK_THREADS threads (4), BENCH_REDLOCK_SECONDS each (20) after BENCH_REDLOCK_WARMUP (10): about
 # 20 minutes with the defaults; then counts the commands per pair on every node. Writes
-# lock-benchmarks/target/redlock.md (ratios ours/Redisson per round and their spread).
+# lock-benchmarks/target/redlock.md (ratios ours/Redisson per round and their spread). BENCH_REDLOCK_FROZEN=true runs
+# every contended measurement with the last node frozen (kill -STOP) throughout: the frozen-node case.
 # `run.sh redlock-chaos [SECONDS]` runs RedlockChaosRunner (default 600 s): 2 clients x 4 threads of this library's
 # store=redlock contend on 3 keys over 3 redis-server processes while, in turn on one node, kill -9 and a restart
 # after the delayed-restart time, kill -STOP/-CONT for longer than the per-node timeout, and CLIENT KILL every
@@ -60,10 +75,12 @@
 # average to fall under it; the load seen is printed either way.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+script_started=$(date +%s)
 
 . lock-benchmarks/redis-server.sh
 
 ./mvnw -q -B -pl lock-benchmarks -am package -DskipTests -Dmaven.javadoc.skip=true
+build_seconds=$(($(date +%s) - script_started))
 classpath="lock-benchmarks/target/classes:$(cat lock-benchmarks/target/classpath.txt)"
 
 # Prints the 1-minute load average and, with BENCH_MAX_LOAD, waits for it to fall under that first.
@@ -137,7 +154,7 @@ if [ "${1:-}" = redlock ]; then
   wait_for_quiet
   java -cp "$classpath" -Xmx1g -Dbench.redlock.nodes="${BENCH_NODES:-3,5}" -Dbench.redlock.rounds="${BENCH_ROUNDS:-5}" \
     -Dbench.redlock.seconds="${BENCH_REDLOCK_SECONDS:-20}" -Dbench.redlock.warmup="${BENCH_REDLOCK_WARMUP:-10}" \
-    -Dbench.redlock.threads="${BENCH_REDLOCK_THREADS:-4}" \
+    -Dbench.redlock.threads="${BENCH_REDLOCK_THREADS:-4}" -Dbench.redlock.frozen="${BENCH_REDLOCK_FROZEN:-false}" \
     io.github.distributedlock.benchmarks.RedlockBenchmark lock-benchmarks/target/redlock.md
   exit
 fi
@@ -163,15 +180,31 @@ if [ "${1:-}" = semaphore ]; then
     io.github.distributedlock.benchmarks.SemaphoreRunner lock-benchmarks/target/semaphore.md
   exit
 fi
+if [ "${1:-}" = annotation ]; then
+  wait_for_quiet
+  java -cp "$classpath" -Dbench.redis.port="$port" -Dbench.annotation.rounds="${BENCH_ANNOTATION_ROUNDS:-3}" \
+    io.github.distributedlock.benchmarks.AnnotationRunner lock-benchmarks/target/annotation.md
+  exit
+fi
 if [ "${1:-}" = readers ]; then
   shift
   java -cp "$classpath" -Xmx2g -Dbench.redis.port="$port" -Dbench.readers.report=lock-benchmarks/target/many-readers.md \
     io.github.distributedlock.benchmarks.ManyReadersBenchmark "$@"
   exit
 fi
-wait_for_quiet
-java -cp "$classpath" \
+if [ -n "${1:-}" ]; then
+  echo "Unknown mode '$1' (see the comment at the top of $0)"
+  exit 2
+fi
+mkdir -p lock-benchmarks/target
+wait_for_quiet | tee lock-benchmarks/target/run.log
+# the run's time: the build and the measurements, not a wait for a quiet machine
+started=$(($(date +%s) - build_seconds))
+java -cp "$classpath" -Xmx1g -Djava.awt.headless=true \
   -Dbench.redis.port="$port" -Dbench.quick="${BENCH_QUICK:-false}" -Dbench.rounds="${BENCH_ROUNDS:-}" \
-  -Dbench.workloads="${BENCH_WORKLOADS:-}" -Dbench.peers="${BENCH_PEERS:-}" \
-  -Dbench.extras.dir=lock-benchmarks/target/bench-extras \
-  io.github.distributedlock.benchmarks.BenchmarkRunner "${BENCH_REPORT:-lock-benchmarks/RESULTS.md}"
+  -Dbench.sections="${BENCH_SECTIONS:-}" -Dbench.workloads="${BENCH_WORKLOADS:-}" -Dbench.peers="${BENCH_PEERS:-}" \
+  -Dbench.iterations="${BENCH_ITERATIONS:-2}" -Dbench.iteration.ms="${BENCH_ITERATION_MS:-1000}" \
+  -Dbench.started="$started" -Dbench.extras.dir=lock-benchmarks/target/bench-extras \
+  io.github.distributedlock.benchmarks.ResultsRunner "${BENCH_REPORT:-lock-benchmarks/RESULTS.md}" \
+  2>&1 | tee -a lock-benchmarks/target/run.log
+echo "load average after the run: $(uptime)" | tee -a lock-benchmarks/target/run.log

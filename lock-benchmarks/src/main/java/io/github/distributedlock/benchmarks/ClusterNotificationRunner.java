@@ -9,6 +9,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -67,18 +68,8 @@ public final class ClusterNotificationRunner {
 		StringBuilder table = new StringBuilder("| primaries (+1 replica each) | mode | bus messages per notification | "
 				+ "release to waiter, median / p99 (ms) | contended ops/s (2 instances x 4 threads) |\n|---|---|---|---|---|\n");
 		for (int masters : sizes) {
-			ClusterNotificationRunner cluster = new ClusterNotificationRunner();
-			try {
-				cluster.start(masters);
-				// a warm-up (JIT, connections), not reported; then the modes, each in both orders
-				cluster.measure(masters, NotificationMode.SHARDED, WAKEUPS / 10, 2);
-				for (NotificationMode mode : List.of(NotificationMode.CLASSIC, NotificationMode.SHARDED,
-						NotificationMode.SHARDED, NotificationMode.CLASSIC)) {
-					table.append(cluster.measure(masters, mode, WAKEUPS, SECONDS));
-				}
-			}
-			finally {
-				cluster.stop();
+			for (ModeRun run : measure(masters, WAKEUPS, SECONDS)) {
+				table.append(run.row());
 			}
 		}
 		Files.createDirectories(report.toAbsolutePath().getParent());
@@ -87,7 +78,53 @@ public final class ClusterNotificationRunner {
 		System.out.print(table);
 	}
 
-	private String measure(int masters, NotificationMode mode, int count, int seconds) throws Exception {
+	/**
+	 * What one mode measured on one cluster.
+	 * @param masters the cluster's primaries (each with one replica)
+	 * @param mode classic or sharded notifications
+	 * @param busPerNotification cluster-bus messages per notification, summed over every node
+	 * @param medianMillis the median time from a reader's release to the waiting writer's hold, ms
+	 * @param p99Millis its 99th percentile, ms
+	 * @param opsPerSecond the contended throughput of one key (2 instances x 4 threads)
+	 */
+	record ModeRun(int masters, NotificationMode mode, double busPerNotification, double medianMillis,
+			double p99Millis, double opsPerSecond) {
+
+		String row() {
+			return String.format(Locale.ROOT, "| %d | %s | %.1f | %.1f / %.1f | %.0f |%n", this.masters,
+					this.mode.name().toLowerCase(Locale.ROOT), this.busPerNotification, this.medianMillis,
+					this.p99Millis, this.opsPerSecond);
+		}
+
+	}
+
+	/**
+	 * Starts a cluster, warms up, and measures each mode twice, in the order classic, sharded, sharded, classic.
+	 * @param masters the primaries (each gets one replica)
+	 * @param wakeups the notifications timed per measurement
+	 * @param seconds the contended measurement's length
+	 * @return the four measurements, in the order they ran
+	 * @throws Exception if a server or a run fails
+	 */
+	static List<ModeRun> measure(int masters, int wakeups, int seconds) throws Exception {
+		ClusterNotificationRunner cluster = new ClusterNotificationRunner();
+		try {
+			cluster.start(masters);
+			// a warm-up (JIT, connections), not reported
+			cluster.measure(masters, NotificationMode.SHARDED, Math.max(1, wakeups / 10), Math.min(2, seconds));
+			List<ModeRun> runs = new ArrayList<>();
+			for (NotificationMode mode : List.of(NotificationMode.CLASSIC, NotificationMode.SHARDED,
+					NotificationMode.SHARDED, NotificationMode.CLASSIC)) {
+				runs.add(cluster.measure(masters, mode, wakeups, seconds));
+			}
+			return runs;
+		}
+		finally {
+			cluster.stop();
+		}
+	}
+
+	private ModeRun measure(int masters, NotificationMode mode, int count, int seconds) throws Exception {
 		LettuceConnectionFactory factory = factory();
 		try (RedisLockClient first = new RedisLockClient(factory, "lock:", 0, RedisLockClient.DEFAULT_SYNC_TIMEOUT, mode);
 				RedisLockClient second = new RedisLockClient(factory, "lock:", 0, RedisLockClient.DEFAULT_SYNC_TIMEOUT,
@@ -103,8 +140,8 @@ public final class ClusterNotificationRunner {
 			double perNotification = (busMessages() - busBefore) / (double) count;
 			java.util.Arrays.sort(wakeups);
 			double opsPerSecond = contended(a, b, "bench:contended:" + mode + ":" + System.nanoTime(), seconds);
-			return String.format("| %d | %s | %.1f | %.1f / %.1f | %.0f |%n", masters, mode.name().toLowerCase(),
-					perNotification, wakeups[count / 2] / 1e6, wakeups[(int) (count * 0.99)] / 1e6, opsPerSecond);
+			return new ModeRun(masters, mode, perNotification, wakeups[count / 2] / 1e6,
+					wakeups[(int) (count * 0.99)] / 1e6, opsPerSecond);
 		}
 		finally {
 			factory.destroy();

@@ -1,7 +1,6 @@
 package io.github.distributedlock.benchmarks;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,14 +19,18 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
- * The JMH runs of a runner ({@link BenchmarkRunner}, {@link SemaphoreRunner}) over its rounds: runs one
+ * The JMH runs of a runner ({@link LockWorkloads}, {@link SemaphoreRunner}, {@link AnnotationRunner}) over its rounds: runs one
  * benchmark pass in a fork on the Redis under test, keeps every round's results by benchmark and peer, merges
  * the forks' {@link Extras}, and gives the medians the reports show. Not thread-safe: the runner's main thread
  * uses it.
  */
 final class JmhResults {
 
-	private final boolean quick;
+	private final int warmupIterations;
+
+	private final int measurementIterations;
+
+	private final TimeValue iterationTime;
 
 	/** Benchmark, peer, the JMH results of every round; throughput and sample time apart. */
 	private final Map<String, Map<String, List<RunResult>>> throughput = new LinkedHashMap<>();
@@ -42,7 +45,27 @@ final class JmhResults {
 	 * and 3 x 2 s
 	 */
 	JmhResults(boolean quick) {
-		this.quick = quick;
+		this(quick ? 1 : 3, quick ? 1 : 3, TimeValue.seconds(quick ? 1 : 2));
+	}
+
+	/**
+	 * @param warmupIterations warm-up iterations of 1 s per run
+	 * @param measurementIterations measurement iterations per run
+	 * @param iterationTime how long a measurement iteration lasts
+	 */
+	JmhResults(int warmupIterations, int measurementIterations, TimeValue iterationTime) {
+		this.warmupIterations = warmupIterations;
+		this.measurementIterations = measurementIterations;
+		this.iterationTime = iterationTime;
+	}
+
+	/**
+	 * What one run is made of, for a report.
+	 * @return such as {@code 1 x 1 s warm-up, 2 x 1 s measurement}
+	 */
+	String iterations() {
+		return this.warmupIterations + " x 1 s warm-up, " + this.measurementIterations + " x " + this.iterationTime
+				+ " measurement";
 	}
 
 	/**
@@ -60,10 +83,10 @@ final class JmhResults {
 			.mode(mode)
 			.timeUnit((mode == Mode.SampleTime) ? TimeUnit.MICROSECONDS : TimeUnit.SECONDS)
 			.forks(1)
-			.warmupIterations(this.quick ? 1 : 3)
+			.warmupIterations(this.warmupIterations)
 			.warmupTime(TimeValue.seconds(1))
-			.measurementIterations(this.quick ? 1 : 3)
-			.measurementTime(TimeValue.seconds(this.quick ? 1 : 2))
+			.measurementIterations(this.measurementIterations)
+			.measurementTime(this.iterationTime)
 			.shouldFailOnError(true)
 			.jvmArgsAppend("-Xmx1g", "-Dbench.redis.host=" + RedisAdmin.host(), "-Dbench.redis.port=" + RedisAdmin.port(),
 					"-Dbench.extras.dir=" + System.getProperty("bench.extras.dir", "target/bench-extras"));
@@ -116,17 +139,52 @@ final class JmhResults {
 	}
 
 	/**
-	 * The median throughput over every measurement iteration of every round.
+	 * The median throughput over every measurement iteration of every round: of a throughput run, or else
+	 * JMH's count of measured operations over the iteration's time in a sample-time run (so that one run gives
+	 * both a throughput and the latency percentiles).
 	 * @param benchmark the benchmark's name
 	 * @param peer the peer
 	 * @return ops/s, {@code NaN} when it did not run
 	 */
 	double ops(String benchmark, String peer) {
 		List<Double> scores = new ArrayList<>();
-		for (IterationResult iteration : iterations(benchmark, peer)) {
-			scores.add(iteration.getPrimaryResult().getScore());
+		for (RunResult round : rounds(benchmark, peer)) {
+			scores.addAll(throughputs(round));
 		}
-		return median(scores);
+		return Spread.of(scores).median();
+	}
+
+	/**
+	 * The throughput of each round: the median of its measurement iterations (see {@link #ops}).
+	 * @param benchmark the benchmark's name
+	 * @param peer the peer
+	 * @return ops/s per round, in the order the rounds ran; empty when it did not run
+	 */
+	List<Double> roundOps(String benchmark, String peer) {
+		return rounds(benchmark, peer).stream().map((round) -> Spread.of(throughputs(round)).median()).toList();
+	}
+
+	/**
+	 * The ratio of two peers' throughputs, per round.
+	 * @param benchmark the benchmark's name
+	 * @param peer the peer above the line
+	 * @param base the peer below the line
+	 * @return the ratios' spread over the rounds both ran
+	 */
+	Spread ratio(String benchmark, String peer, String base) {
+		return Spread.ratios(roundOps(benchmark, peer), roundOps(benchmark, base));
+	}
+
+	/**
+	 * The ratio of a group benchmark's method's throughputs of two peers, per round.
+	 * @param benchmark the group's name
+	 * @param method the method's name
+	 * @param peer the peer above the line
+	 * @param base the peer below the line
+	 * @return the ratios' spread over the rounds both ran
+	 */
+	Spread secondaryRatio(String benchmark, String method, String peer, String base) {
+		return Spread.ratios(roundSecondary(benchmark, method, peer), roundSecondary(benchmark, method, base));
 	}
 
 	/**
@@ -138,21 +196,63 @@ final class JmhResults {
 	 */
 	double secondary(String benchmark, String peer, String method) {
 		List<Double> scores = new ArrayList<>();
-		for (IterationResult iteration : iterations(benchmark, peer)) {
+		for (RunResult round : this.throughput.getOrDefault(benchmark, Map.of()).getOrDefault(peer, List.of())) {
+			scores.addAll(secondaries(round, method));
+		}
+		return Spread.of(scores).median();
+	}
+
+	/**
+	 * A group benchmark's method's throughput of each round: the median of its measurement iterations.
+	 * @param benchmark the group's name
+	 * @param method the method's name
+	 * @param peer the peer
+	 * @return ops/s per round, in the order the rounds ran; empty when it did not run
+	 */
+	List<Double> roundSecondary(String benchmark, String method, String peer) {
+		return this.throughput.getOrDefault(benchmark, Map.of())
+			.getOrDefault(peer, List.of())
+			.stream()
+			.map((round) -> Spread.of(secondaries(round, method)).median())
+			.toList();
+	}
+
+	private static List<Double> secondaries(RunResult round, String method) {
+		List<Double> scores = new ArrayList<>();
+		for (IterationResult iteration : iterations(round)) {
 			Result<?> secondary = iteration.getSecondaryResults().get(method);
 			if (secondary != null) {
 				scores.add(secondary.getScore());
 			}
 		}
-		return median(scores);
+		return scores;
 	}
 
-	private List<IterationResult> iterations(String benchmark, String peer) {
-		List<IterationResult> iterations = new ArrayList<>();
-		for (RunResult result : this.throughput.getOrDefault(benchmark, Map.of()).getOrDefault(peer, List.of())) {
-			for (BenchmarkResult fork : result.getBenchmarkResults()) {
-				iterations.addAll(fork.getIterationResults());
+	/** The rounds of a benchmark and peer: its throughput runs, or else its sample-time runs. */
+	private List<RunResult> rounds(String benchmark, String peer) {
+		List<RunResult> rounds = this.throughput.getOrDefault(benchmark, Map.of()).getOrDefault(peer, List.of());
+		return rounds.isEmpty() ? this.latency.getOrDefault(benchmark, Map.of()).getOrDefault(peer, List.of()) : rounds;
+	}
+
+	/** Each measurement iteration's ops/s of one run (see {@link #ops}). */
+	private static List<Double> throughputs(RunResult round) {
+		List<Double> scores = new ArrayList<>();
+		for (IterationResult iteration : iterations(round)) {
+			if (round.getParams().getMode() == Mode.SampleTime) {
+				double seconds = iteration.getParams().getTime().convertTo(TimeUnit.MICROSECONDS) / 1e6;
+				scores.add(iteration.getMetadata().getMeasuredOps() / seconds);
 			}
+			else {
+				scores.add(iteration.getPrimaryResult().getScore());
+			}
+		}
+		return scores;
+	}
+
+	private static List<IterationResult> iterations(RunResult round) {
+		List<IterationResult> iterations = new ArrayList<>();
+		for (BenchmarkResult fork : round.getBenchmarkResults()) {
+			iterations.addAll(fork.getIterationResults());
 		}
 		return iterations;
 	}
@@ -165,11 +265,22 @@ final class JmhResults {
 	 * @return µs, {@code NaN} when it did not run
 	 */
 	double percentile(String benchmark, String peer, double p) {
+		return Spread.of(roundPercentiles(benchmark, peer, p)).median();
+	}
+
+	/**
+	 * Each round's percentile {@code p} of a sample-time run.
+	 * @param benchmark the benchmark's name
+	 * @param peer the peer
+	 * @param p the percentile, 0 to 100
+	 * @return µs per round, in the order the rounds ran; empty when it did not run
+	 */
+	List<Double> roundPercentiles(String benchmark, String peer, double p) {
 		List<Double> values = new ArrayList<>();
 		for (RunResult result : this.latency.getOrDefault(benchmark, Map.of()).getOrDefault(peer, List.of())) {
 			values.add(result.getPrimaryResult().getStatistics().getPercentile(p));
 		}
-		return median(values);
+		return values;
 	}
 
 	/**
@@ -191,16 +302,6 @@ final class JmhResults {
 	 */
 	String fairness(String benchmark, String peer) {
 		return Markdown.fairness(extra(benchmark, peer, "slowestInstance"), extra(benchmark, peer, "fastestInstance"));
-	}
-
-	private static double median(List<Double> values) {
-		if (values.isEmpty()) {
-			return Double.NaN;
-		}
-		List<Double> sorted = new ArrayList<>(values);
-		Collections.sort(sorted);
-		int middle = sorted.size() / 2;
-		return (sorted.size() % 2 == 1) ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
 	}
 
 }

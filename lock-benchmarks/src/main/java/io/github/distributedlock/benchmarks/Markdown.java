@@ -1,6 +1,5 @@
 package io.github.distributedlock.benchmarks;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.ToDoubleFunction;
@@ -87,7 +86,6 @@ final class Markdown {
 				+ System.getProperty("java.version");
 	}
 
-
 	/**
 	 * {@code median [min-max]} of one value of each sample, each with the format: a table cell over rounds.
 	 * @param samples at least one sample
@@ -106,12 +104,7 @@ final class Markdown {
 	 * @return the cell
 	 */
 	static String spread(double[] values, String format) {
-		double[] sorted = values.clone();
-		Arrays.sort(sorted);
-		int n = sorted.length;
-		double median = (n % 2 == 1) ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-		return String.format(format, median) + " [" + String.format(format, sorted[0]) + "-"
-				+ String.format(format, sorted[n - 1]) + "]";
+		return Spread.of(values).cell(format);
 	}
 
 }

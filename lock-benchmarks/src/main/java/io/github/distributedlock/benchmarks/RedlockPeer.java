@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.locks.Lock;
 
 import io.github.distributedlock.autoconfigure.DistributedLockProperties;
-import io.github.distributedlock.autoconfigure.DistributedLockRedlockProperties;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.redlock.RedlockLockClient;
 import io.github.distributedlock.redlock.RedlockSettings;
@@ -53,7 +52,7 @@ interface RedlockPeer extends AutoCloseable {
 	/**
 	 * Builds this library's Redlock client as {@code RedlockAutoConfiguration} does for
 	 * {@code distributed-lock.store=redlock} with only {@code distributed-lock.redlock.nodes} set: the default
-	 * node timeout, drift factor, retry delay, minimum validity and key prefix of the properties classes, and the
+	 * node timeout, drift factor, retry delay, minimum validity and key prefix of the properties, and the
 	 * startup check of the nodes.
 	 * @param urls the nodes
 	 * @return the checked client; close it when done
@@ -61,7 +60,7 @@ interface RedlockPeer extends AutoCloseable {
 	 */
 	static RedlockLockClient oursClient(List<String> urls) {
 		DistributedLockProperties properties = new DistributedLockProperties();
-		DistributedLockRedlockProperties redlock = new DistributedLockRedlockProperties();
+		DistributedLockProperties.Redlock redlock = properties.getRedlock();
 		RedlockLockClient client = new RedlockLockClient(new RedlockSettings(urls, redlock.getNodeTimeout(),
 				redlock.getDriftFactor(), redlock.getRetryDelay(), redlock.getMinValidity(), properties.getKeyPrefix()));
 		try {
@@ -130,7 +129,7 @@ interface RedlockPeer extends AutoCloseable {
 
 		@Override
 		public void close() {
-			this.clients.forEach(RedissonClient::shutdown);
+			this.clients.forEach(LockPeer.RedissonPeer::shutdown);
 		}
 
 	}

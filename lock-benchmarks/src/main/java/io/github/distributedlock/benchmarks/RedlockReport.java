@@ -25,12 +25,17 @@ final class RedlockReport {
 
 	private final int pairs;
 
-	RedlockReport(int rounds, long seconds, long warmUp, int threads, int pairs) {
-		this.pairs = pairs;
-		this.settings = rounds + " rounds (peers in alternating order), each measurement " + seconds + " s after "
-				+ warmUp + " s of warm-up; contended: 2 clients x " + threads + " threads on one key, tryLock("
-				+ RedlockMeasurements.CONTENDED_WAIT_SECONDS + " s) then unlock; commands: " + pairs
-				+ " uncontended pairs of one thread";
+	/**
+	 * @param settings how the node counts were measured
+	 */
+	RedlockReport(RedlockBenchmark.Settings settings) {
+		this.pairs = settings.pairs();
+		this.settings = settings.rounds() + ((settings.rounds() == 1) ? " round" : " rounds")
+				+ " (peers in alternating order), each measurement " + settings.seconds() + " s after "
+				+ settings.warmUpSeconds() + " s of warm-up; contended: 2 clients x " + settings.threads()
+				+ " threads on one key, tryLock(" + RedlockMeasurements.CONTENDED_WAIT_SECONDS
+				+ " s) then unlock" + (RedlockBenchmark.FROZEN ? ", with the last node frozen (kill -STOP) throughout" : "")
+				+ "; commands: " + settings.pairs() + " uncontended pairs of one thread";
 	}
 
 	/**
@@ -155,6 +160,17 @@ final class RedlockReport {
 		double median = (sorted.size() % 2 == 1) ? sorted.get(sorted.size() / 2)
 				: (sorted.get(sorted.size() / 2 - 1) + sorted.get(sorted.size() / 2)) / 2;
 		return String.format(Locale.ROOT, "%.2f (%.2f–%.2f)", median, sorted.get(0), sorted.get(sorted.size() - 1));
+	}
+
+	/**
+	 * Returns the node counts' sections under a heading of their own, one level below it, for a page that shows
+	 * them among others.
+	 * @param heading the section's title
+	 * @return the Markdown text
+	 */
+	String section(String heading) {
+		return "## " + heading + "\n\n" + this.settings + ". Both peers renew their holds by watchdog.\n"
+				+ this.sections.toString().replace("\n## ", "\n### ");
 	}
 
 	/**

@@ -32,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  * a contended key would be a hash), compare, {@code DEL} (2 against {@code HGET}, {@code HLEN}, {@code DEL}). So
  * {@code string-scripts / ours-scripts} is what that data model would gain inside Redis; what it leaves out (a
  * blocked try turning the string into a hash, re-entry, renewal, every other script learning a second form) is in
- * RESULTS.md, issue 33's sixth session.</li>
+ * HISTORY.md, issue 33's sixth session.</li>
  * <li>{@code token-floor}: the same string scripts sent the floor's arguments (the owner and the lease to acquire,
  * the owner to release) instead of this library's (which add the re-entry flag, the wait and its id, the release
  * channel and the holds to release): the floor plus a fencing token from Redis's clock and nothing else. So

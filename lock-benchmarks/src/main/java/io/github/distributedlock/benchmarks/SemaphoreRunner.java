@@ -31,11 +31,16 @@ public final class SemaphoreRunner {
 	static final String S3 = "s3Permits4TwoInstances16ThreadsWork1ms";
 
 	/** Every round's results; S2's and S3's extras merged over the rounds. */
-	private final JmhResults results = new JmhResults(false);
+	private final JmhResults results;
 
 	private final RedisAdmin admin;
 
-	private SemaphoreRunner(RedisAdmin admin) {
+	/**
+	 * @param results where the runs go
+	 * @param admin the Redis under test, flushed before each run
+	 */
+	SemaphoreRunner(JmhResults results, RedisAdmin admin) {
+		this.results = results;
 		this.admin = admin;
 	}
 
@@ -47,15 +52,8 @@ public final class SemaphoreRunner {
 	public static void main(String[] args) throws Exception {
 		Path report = Path.of((args.length > 0) ? args[0] : "target/semaphore.md");
 		try (RedisAdmin admin = RedisAdmin.connect()) {
-			SemaphoreRunner runner = new SemaphoreRunner(admin);
-			List<String> order = new ArrayList<>(SemaphorePeer.ALL);
-			for (int round = 0; round < ROUNDS; round++) {
-				for (String peer : order) {
-					runner.run(peer, Mode.Throughput);
-					runner.run(peer, Mode.SampleTime);
-				}
-				Collections.reverse(order);
-			}
+			SemaphoreRunner runner = new SemaphoreRunner(new JmhResults(false), admin);
+			runner.rounds(ROUNDS, "s", List.of(Mode.Throughput, Mode.SampleTime));
 			Map<String, long[]> uncontended = new LinkedHashMap<>();
 			Map<String, long[]> contended = new LinkedHashMap<>();
 			for (String peer : SemaphorePeer.ALL) {
@@ -70,11 +68,33 @@ public final class SemaphoreRunner {
 		}
 	}
 
-	private void run(String peer, Mode mode) throws Exception {
+	/**
+	 * Runs the semaphore benchmarks whose names start with {@code prefix} for every peer, round after round, the
+	 * peers in alternating order, in each mode.
+	 * @param rounds how many rounds
+	 * @param prefix such as {@code s} (all of them) or {@code s[12]} (a regular expression)
+	 * @param modes the JMH modes, each a fork of its own
+	 * @return the results of every round
+	 * @throws Exception if a run fails
+	 */
+	JmhResults rounds(int rounds, String prefix, List<Mode> modes) throws Exception {
+		List<String> order = new ArrayList<>(SemaphorePeer.ALL);
+		for (int round = 0; round < rounds; round++) {
+			for (String peer : order) {
+				for (Mode mode : modes) {
+					run(peer, prefix, mode);
+				}
+			}
+			Collections.reverse(order);
+		}
+		return this.results;
+	}
+
+	private void run(String peer, String prefix, Mode mode) throws Exception {
 		this.admin.flushAll();
 		Extras.clear(S2, peer);
 		Extras.clear(S3, peer);
-		this.results.run(SemaphoreBenchmarks.class.getName() + "\\.s", mode, peer, peer);
+		this.results.run(SemaphoreBenchmarks.class.getName() + "\\." + prefix, mode, peer, peer);
 		for (String benchmark : List.of(S2, S3)) {
 			this.results.mergeExtras(benchmark, peer);
 		}

@@ -6,8 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.locks.Lock;
+import java.util.function.ToDoubleFunction;
 
 /**
  * What one uncontended lock+unlock pair (W1: one thread, its own key) costs each peer, beside its speed: the client's
@@ -30,7 +32,7 @@ public final class UncontendedCost {
 	private static final int PAIRS = Integer.getInteger("bench.cost.pairs", 10_000);
 
 	/** The pairs a peer runs in one turn ({@code -Dbench.cost.block}, default 500): the peers take turns. */
-	private static final int BLOCK = Integer.getInteger("bench.cost.block", 500);
+	static final int BLOCK = Integer.getInteger("bench.cost.block", 500);
 
 	/** The pairs each client runs before its measurement, to warm up its connection and code paths. */
 	private static final int WARM_UP = Integer.getInteger("bench.cost.warmup", 3_000);
@@ -65,7 +67,7 @@ public final class UncontendedCost {
 	public static void main(String[] args) throws Exception {
 		Path report = Path.of((args.length > 0) ? args[0] : "lock-benchmarks/target/uncontended-cost.md");
 		List<String> peers = (args.length > 1) ? Arrays.asList(args[1].split(",")) : LockPeer.ALL;
-		String markdown = markdown(measure(peers, ROUNDS, PAIRS));
+		String markdown = markdown(measure(peers, ROUNDS, PAIRS), PAIRS);
 		Files.createDirectories(report.toAbsolutePath().getParent());
 		Files.writeString(report, markdown, StandardCharsets.UTF_8);
 		System.out.println(markdown);
@@ -181,14 +183,15 @@ public final class UncontendedCost {
 	 * The report: per peer the median and range over the rounds of each cost, then the ratios of the issue's
 	 * targets, per round.
 	 * @param samples what {@link #measure(List, int, int)} returned
+	 * @param pairs the measured pairs per peer per round it was given
 	 * @return Markdown
 	 */
-	static String markdown(List<Sample> samples) {
+	static String markdown(List<Sample> samples, int pairs) {
 		StringBuilder md = new StringBuilder("## W1 cost per uncontended lock+unlock pair\n\n");
 		int rounds = (int) samples.stream().mapToInt(Sample::round).distinct().count();
 		md.append(Markdown.machine()).append(", one loopback `redis-server`; ").append(rounds)
 			.append(" rounds after one unrecorded round (the JIT's), each round a new client of every peer warmed up ")
-			.append("with ").append(WARM_UP).append(" pairs, then ").append(PAIRS).append(" measured pairs per peer in turns of ")
+			.append("with ").append(WARM_UP).append(" pairs, then ").append(pairs).append(" measured pairs per peer in turns of ")
 			.append(BLOCK).append(", the order of the turn reversed every block. Median of the rounds, [min-max]. ")
 			.append("Client CPU is the JVM process's (caller, I/O threads, GC, JIT); allocation is all threads'; ")
 			.append("Redis CPU is `INFO cpu` user+system (the whole server: reading, parsing and answering requests "
@@ -217,25 +220,52 @@ public final class UncontendedCost {
 		ratio(md, samples, "ours / floor Redis CPU per pair", "floor", Sample::redisCpuMicros, "");
 		ratio(md, samples, "ours / redisson pairs/s", "redisson", Sample::pairsPerSecond, "");
 		ratio(md, samples, "ours / redisson client CPU per pair", "redisson", Sample::clientCpuMicros, "");
+		ratio(md, samples, "the fencing token: token-floor / floor pairs/s", "token-floor", "floor",
+				Sample::pairsPerSecond, "");
+		ratio(md, samples, "ours / token-floor pairs/s (W1 against a floor with a fencing token)", "token-floor",
+				Sample::pairsPerSecond, "");
+		ratio(md, samples, "the client: ours / ours-scripts pairs/s", "ours-scripts", Sample::pairsPerSecond, "");
 		return md.toString();
 	}
 
 	private static void ratio(StringBuilder md, List<Sample> samples, String name, String other,
-			java.util.function.ToDoubleFunction<Sample> value, String target) {
-		List<Double> ratios = new ArrayList<>();
-		for (Sample ours : samples) {
-			if (ours.peer().equals("ours")) {
-				samples.stream()
-					.filter((s) -> s.peer().equals(other) && s.round() == ours.round())
-					.findFirst()
-					.ifPresent((s) -> ratios.add(value.applyAsDouble(ours) / value.applyAsDouble(s)));
-			}
-		}
+			ToDoubleFunction<Sample> value, String target) {
+		ratio(md, samples, name, "ours", other, value, target);
+	}
+
+	private static void ratio(StringBuilder md, List<Sample> samples, String name, String peer, String other,
+			ToDoubleFunction<Sample> value, String target) {
+		Spread ratios = ratio(samples, peer, other, value);
 		if (!ratios.isEmpty()) {
-			md.append("| ").append(name).append(" | ")
-				.append(Markdown.spread(ratios.stream().mapToDouble(Double::doubleValue).toArray(), "%.2f"))
-				.append(" | ").append(target).append(" |\n");
+			md.append(Markdown.row(name, ratios.cell("%.2f"), target));
 		}
+	}
+
+	/**
+	 * The ratio of one peer's figure to another's, per round.
+	 * @param samples what {@link #measure(List, int, int)} returned
+	 * @param peer the peer above the line
+	 * @param other the peer below the line
+	 * @param value the figure
+	 * @return the ratios' spread over the rounds both ran, {@link Spread#NONE} when one did not run
+	 */
+	static Spread ratio(List<Sample> samples, String peer, String other, ToDoubleFunction<Sample> value) {
+		return Spread.ratios(values(samples, peer, value), values(samples, other, value));
+	}
+
+	/**
+	 * One peer's figure per round.
+	 * @param samples what {@link #measure(List, int, int)} returned
+	 * @param peer the peer
+	 * @param value the figure
+	 * @return one value per round, in round order
+	 */
+	static List<Double> values(List<Sample> samples, String peer, ToDoubleFunction<Sample> value) {
+		return samples.stream()
+			.filter((s) -> s.peer().equals(peer))
+			.sorted(Comparator.comparingInt(Sample::round))
+			.map(value::applyAsDouble)
+			.toList();
 	}
 
 }

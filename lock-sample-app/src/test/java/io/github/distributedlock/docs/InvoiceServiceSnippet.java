@@ -42,7 +42,7 @@ class InvoiceService {
 	void withLockApi() {
 		Lock lock = locks.getLock("report");                       // java.util.concurrent.locks.Lock
 		ReadWriteLock rw = locks.getReadWriteLock("price:" + 42);  // java.util.concurrent.locks.ReadWriteLock
-		lock.lock();
+		lock.lock();                                               // waits as long as it takes: no acquire-timeout
 		try { /* ... */ } finally { lock.unlock(); }
 	}
 

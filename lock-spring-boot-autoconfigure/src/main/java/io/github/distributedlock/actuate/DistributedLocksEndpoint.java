@@ -6,8 +6,8 @@ import java.util.Objects;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.HeldLock;
 import io.github.distributedlock.core.LockClient;
-import io.github.distributedlock.redis.RedisLockInspector;
-import io.github.distributedlock.redis.RedisLockState;
+import io.github.distributedlock.core.LockInspector;
+import io.github.distributedlock.core.LockState;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -22,7 +22,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
  * The {@code distributedlocks} Actuator endpoint:
  * <ul>
  * <li>{@code GET /actuator/distributedlocks}: the locks this instance holds now;</li>
- * <li>{@code GET /actuator/distributedlocks/{key}}: one lock as Redis holds it, whoever holds it;</li>
+ * <li>{@code GET /actuator/distributedlocks/{key}}: one lock as the store holds it, whoever holds it (on Redis,
+ * a {@code RedisLockState}; on Redlock, a {@code RedlockLockState} with each node's view);</li>
  * <li>{@code DELETE /actuator/distributedlocks/{key}}: force-releases it, only when
  * {@code distributed-lock.endpoint.force-release-enabled=true} (otherwise 403, the lock untouched; 409, also
  * untouched, for a key of another Redis type, which is no lock of this library). Its holder then loses it: its
@@ -41,17 +42,17 @@ public class DistributedLocksEndpoint {
 
 	private final LockClient client;
 
-	private final RedisLockInspector inspector;
+	private final LockInspector inspector;
 
 	private final boolean forceReleaseEnabled;
 
 	/**
 	 * Creates the endpoint.
 	 * @param client the client whose held locks to list
-	 * @param inspector reads and force-releases locks in Redis
+	 * @param inspector reads and force-releases locks in the store
 	 * @param forceReleaseEnabled whether DELETE may force-release a lock
 	 */
-	public DistributedLocksEndpoint(LockClient client, RedisLockInspector inspector, boolean forceReleaseEnabled) {
+	public DistributedLocksEndpoint(LockClient client, LockInspector inspector, boolean forceReleaseEnabled) {
 		this.client = Objects.requireNonNull(client, "client must not be null");
 		this.inspector = Objects.requireNonNull(inspector, "inspector must not be null");
 		this.forceReleaseEnabled = forceReleaseEnabled;
@@ -68,13 +69,13 @@ public class DistributedLocksEndpoint {
 	}
 
 	/**
-	 * Reads one lock in Redis, whoever holds it.
+	 * Reads one lock in the store, whoever holds it.
 	 * @param key the lock key without the key prefix, its {@code /}-separated path segments
-	 * @return the lock's state in Redis
-	 * @throws DistributedLockException if Redis could not be reached
+	 * @return the lock's state in the store
+	 * @throws DistributedLockException if the store could not be reached
 	 */
 	@ReadOperation
-	public RedisLockState lock(@Selector(match = Match.ALL_REMAINING) String[] key) {
+	public LockState lock(@Selector(match = Match.ALL_REMAINING) String[] key) {
 		return this.inspector.inspect(String.join("/", key));
 	}
 
@@ -83,7 +84,7 @@ public class DistributedLocksEndpoint {
 	 * @param key the lock key without the key prefix, its {@code /}-separated path segments
 	 * @return 200 with whether a lock was released; 403 when force release is not enabled; 409 when the key is
 	 * not a lock of this library
-	 * @throws DistributedLockException if Redis could not be reached
+	 * @throws DistributedLockException if the store could not be reached
 	 */
 	@DeleteOperation
 	public WebEndpointResponse<ForceReleaseDescriptor> forceRelease(@Selector(match = Match.ALL_REMAINING) String[] key) {
@@ -93,7 +94,7 @@ public class DistributedLocksEndpoint {
 					"force release is disabled; set distributed-lock.endpoint.force-release-enabled=true to allow it"),
 					STATUS_FORBIDDEN);
 		}
-		RedisLockState before = this.inspector.inspect(lockKey);
+		LockState before = this.inspector.inspect(lockKey);
 		try {
 			boolean released = this.inspector.forceRelease(lockKey);
 			logger.warn("Lock '" + lockKey + "' was force-released through the distributedlocks endpoint"

@@ -24,6 +24,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationContext;
@@ -52,9 +56,18 @@ import org.springframework.expression.EvaluationException;
  * expression that fails or evaluates to {@code null} or blank. A call skipped by {@code onFailure = SKIP} is
  * logged at DEBUG, with the method and the keys.
  * <p>
+ * <b>While the application context closes</b> (from its {@link ContextClosedEvent} on), a {@code SKIP} method
+ * whose lock cannot be acquired for any reason, such as a lock client already stopped, is skipped as well,
+ * with one INFO line naming the method, the keys and the reason, instead of throwing: a {@code @Scheduled} job
+ * that the scheduler still fires after the lock client stopped (the scheduler keeps firing until it is
+ * destroyed, after every lifecycle phase, when {@code spring.task.scheduling.shutdown.await-termination} is
+ * on) then ends quietly rather than as the scheduler's ERROR. A failure of the method itself still
+ * propagates, and a {@code THROW} method, or one whose result completes later, fails as at any other time.
+ * <p>
  * Thread-safe.
  */
-public class DistributedLockInterceptor implements MethodInterceptor, BeanFactoryAware {
+public class DistributedLockInterceptor implements MethodInterceptor, BeanFactoryAware, ApplicationContextAware,
+		ApplicationListener<ContextClosedEvent> {
 
 	private static final Log logger = LogFactory.getLog(DistributedLockInterceptor.class);
 
@@ -65,6 +78,12 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 	private final LockKeyEvaluator evaluator = new LockKeyEvaluator();
 
 	private @Nullable BeanResolver beanResolver;
+
+	/** The context whose closing {@link #onApplicationEvent} watches, once known. */
+	private @Nullable ApplicationContext applicationContext;
+
+	/** Set when the application context starts to close. */
+	private volatile boolean closing;
 
 	/** Supplies the {@code ReactiveDistributedLockTemplate}, or {@code null} where there is none. */
 	private Supplier<?> reactiveTemplate = () -> null;
@@ -112,6 +131,27 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 	}
 
 	/**
+	 * Sets the application context whose closing turns a {@code SKIP} method's failure to acquire into a skip.
+	 * @param applicationContext the context this interceptor is a bean of
+	 */
+	@Override
+	public void setApplicationContext(ApplicationContext applicationContext) {
+		this.applicationContext = applicationContext;
+	}
+
+	/**
+	 * Notes that this interceptor's application context started to close (a child context's closing, which
+	 * reaches its parent's listeners too, is ignored).
+	 * @param event the event
+	 */
+	@Override
+	public void onApplicationEvent(ContextClosedEvent event) {
+		if (event.getApplicationContext() == this.applicationContext) {
+			this.closing = true;
+		}
+	}
+
+	/**
 	 * Sets where the template for methods returning {@code Mono} or {@code Flux} comes from; without one they
 	 * fail (and the {@link LockAnnotationValidator} fails the startup).
 	 * @param reactiveTemplate supplies the {@code ReactiveDistributedLockTemplate}, or {@code null} if there is
@@ -136,10 +176,29 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 		List<LockDefinition> definitions = definitions(operation, invocation.getArguments(), target, targetClass);
 		DistributedLockTemplate lockTemplate = this.template.get();
 		if (operation.onFailure() == OnLockFailure.SKIP) {
-			return lockTemplate.tryExecuteAll(definitions, invocation::proceed,
-					() -> skipped(operation, definitions, lockTemplate));
+			return trySkippable(invocation, operation, definitions, lockTemplate);
 		}
 		return lockTemplate.executeAll(definitions, invocation::proceed);
+	}
+
+	/** A {@code SKIP} method: skipped when not acquired in time, and when not acquired at all while closing. */
+	private @Nullable Object trySkippable(MethodInvocation invocation, LockOperation operation,
+			List<LockDefinition> definitions, DistributedLockTemplate lockTemplate) throws Throwable {
+		boolean[] bodyStarted = new boolean[1];
+		try {
+			return lockTemplate.tryExecuteAll(definitions, () -> {
+				bodyStarted[0] = true;
+				return invocation.proceed();
+			}, () -> skipped(operation, definitions, lockTemplate));
+		}
+		catch (DistributedLockException ex) {
+			if (bodyStarted[0] || !this.closing) {
+				throw ex;
+			}
+			logger.info("Skipped " + operation.description() + " (onFailure = SKIP): the application is shutting "
+					+ "down and lock " + keys(definitions) + " could not be acquired: " + ex.getMessage());
+			return operation.skippedResult();
+		}
 	}
 
 	/** A method whose result completes later: the lock is held until it does. */
@@ -174,13 +233,16 @@ public class DistributedLockInterceptor implements MethodInterceptor, BeanFactor
 		if (logger.isDebugEnabled()) {
 			Duration timeout = (operation.acquireTimeout() != null) ? operation.acquireTimeout()
 					: lockTemplate.getDefaultAcquireTimeout();
-			logger.debug("Skipped " + operation.description() + " (onFailure = SKIP): lock "
-					+ definitions.stream()
-						.map((definition) -> "'" + definition.key() + "'")
-						.collect(Collectors.joining(", "))
+			logger.debug("Skipped " + operation.description() + " (onFailure = SKIP): lock " + keys(definitions)
 					+ " not acquired within " + timeout.toMillis() + "ms");
 		}
 		return operation.skippedResult();
+	}
+
+	private static String keys(List<LockDefinition> definitions) {
+		return definitions.stream()
+			.map((definition) -> "'" + definition.key() + "'")
+			.collect(Collectors.joining(", "));
 	}
 
 	/**

@@ -10,6 +10,7 @@ import io.github.distributedlock.core.LockClientDecorator;
 import io.github.distributedlock.core.LockLostEventPublisher;
 import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
+import io.github.distributedlock.redis.EvictionCheck;
 import io.github.distributedlock.redis.NotificationMode;
 import io.github.distributedlock.redis.RedisAccessProbe;
 import io.github.distributedlock.redis.RedisLockClient;
@@ -49,8 +50,9 @@ import org.springframework.util.ClassUtils;
  * the locks are set up. The client tells every {@link LockObserver} bean what happens to its locks (a
  * {@link LockLostEventPublisher} publishes the losses as events), and the template runs on the client as
  * decorated by every {@link LockClientDecorator} bean, in their order. A Redis user that lacks a permission the
- * locks need fails the startup ({@link RedisAccessProbe}, reported by {@link RedisPermissionFailureAnalyzer});
- * Redis unreachable does not. Every bean backs off when the
+ * locks need fails the startup ({@link RedisAccessProbe}, reported by {@link RedisPermissionFailureAnalyzer}), and
+ * so does a Redis that may evict lock keys ({@link EvictionCheck}, reported by {@link EvictingRedisFailureAnalyzer})
+ * unless {@code distributed-lock.allow-evicting-redis} is set; Redis unreachable does not. Every bean backs off when the
  * application defines its own; {@code distributed-lock.enabled=false} turns it all off.
  */
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
@@ -75,8 +77,12 @@ public final class DistributedLockAutoConfiguration {
 			DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
 		checkReplicaSyncClient(connectionFactory, properties);
 		NotificationMode notifications = notificationMode(connectionFactory, properties);
-		// before the client subscribes: a missing permission fails the startup here, with nothing to close
-		new RedisAccessProbe(connectionFactory, properties.getKeyPrefix(), notifications).check();
+		// before the client subscribes: a missing permission or an evicting server fails the startup here, with
+		// nothing to close
+		new RedisAccessProbe(connectionFactory, properties.getKeyPrefix(), notifications,
+				RedisConnectionSummary.of(connectionFactory).target(),
+				new EvictionCheck(properties.isAllowEvictingRedis()))
+			.check();
 		RedisLockClient client = new RedisLockClient(connectionFactory, properties.getKeyPrefix(),
 				properties.getSyncReplicas(), properties.getSyncTimeout(), notifications);
 		client.setShutdownTimeout(properties.getShutdownTimeout());

@@ -4,6 +4,7 @@ import io.github.distributedlock.aop.LockAnnotationValidator;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.metrics.LockAcquireContext;
 import io.github.distributedlock.metrics.LockAcquireTimer;
+import io.github.distributedlock.metrics.LockHealthGauge;
 import io.github.distributedlock.metrics.LockMetrics;
 import io.github.distributedlock.metrics.LockObservationDecorator;
 import io.github.distributedlock.metrics.RedlockVoteMeters;
@@ -14,6 +15,7 @@ import io.micrometer.observation.ObservationConvention;
 import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AllNestedConditions;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
@@ -21,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -28,13 +31,14 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of lock metrics and observations, each when the application has its library and its
- * registry bean: {@link LockMetrics} (the {@code distributed.lock.held}, {@code .active}, {@code .lost} and
- * {@code .renewals.failed} meters) with a Micrometer {@link MeterRegistry}, and the
+ * registry bean: {@link LockMetrics} (the {@code distributed.lock.held}, {@code .active}, {@code .lost},
+ * {@code .renewals.failed} and {@code .releases.failed} meters) with a Micrometer {@link MeterRegistry}, and the
  * {@code distributed.lock.acquire} observation of every acquisition with an {@link ObservationRegistry} (whose
  * meter handler, which Spring Boot adds, makes it a timer too). Both back off for a bean of the application's
- * own. The lost and renewal-failure counters of the lock names the annotations use exist at zero from the
- * startup. An {@link ObservationConvention} bean for {@link LockAcquireContext} replaces the default names. On the
- * Redlock store, {@link RedlockVoteMeters} counts each node's votes.
+ * own. The lost, renewal-failure and release-failure counters of the lock names the annotations use exist at zero
+ * from the startup. An {@link ObservationConvention} bean for {@link LockAcquireContext} replaces the default names. On the
+ * Redlock store, {@link RedlockVoteMeters} counts each node's votes. With the {@code distributedLock} health
+ * contributor, {@link LockHealthGauge} makes its status a gauge.
  * <p>
  * Where the observations make no meters (Micrometer without Actuator: no {@link ObservationRegistry} bean, or
  * Spring Boot's with no {@link MeterObservationHandler} bean), {@link LockAcquireTimer} makes the
@@ -42,13 +46,17 @@ import org.springframework.context.annotation.Configuration;
  * is. An {@link ObservationRegistry} the application builds itself is left to make its meters or not: it may
  * have a meter handler that is no bean, and the timer must not be counted twice.
  */
-@AutoConfiguration(after = { DistributedLockAutoConfiguration.class, LocalLockAutoConfiguration.class }, afterName = {
+@AutoConfiguration(after = { DistributedLockAutoConfiguration.class, LocalLockAutoConfiguration.class,
+		DistributedLockActuatorAutoConfiguration.class }, afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
 		"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 		"org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration" })
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBean(LockClient.class)
 public final class DistributedLockMetricsAutoConfiguration {
+
+	/** The bean name of the health contributor, as {@link DistributedLockActuatorAutoConfiguration} names it. */
+	static final String HEALTH_INDICATOR = "distributedLockHealthIndicator";
 
 	/**
 	 * Creates the auto-configuration; Spring Boot does, when the conditions above hold.
@@ -99,6 +107,21 @@ public final class DistributedLockMetricsAutoConfiguration {
 		KnownLockMeters distributedLockKnownMeters(LockMetrics metrics,
 				ObjectProvider<LockAnnotationValidator> validator, ApplicationContext context) {
 			return new KnownLockMeters(metrics, validator, context);
+		}
+
+	}
+
+	/** The gauge of the health contributor, when Spring Boot's health support made it (or the application did). */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ MeterRegistry.class, HealthIndicator.class })
+	static class LockHealthGaugeConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		@ConditionalOnBean(value = MeterRegistry.class, name = HEALTH_INDICATOR)
+		LockHealthGauge distributedLockHealthGauge(MeterRegistry registry,
+				@Qualifier(HEALTH_INDICATOR) HealthIndicator indicator) {
+			return new LockHealthGauge(registry, indicator);
 		}
 
 	}

@@ -1,11 +1,14 @@
 package io.github.distributedlock.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 import io.github.distributedlock.annotation.OnLockLoss;
 import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.redis.NotificationMode;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -13,6 +16,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * Configuration of distributed locks, under {@code distributed-lock}. Durations take the usual Spring Boot
  * forms ({@code 500ms}, {@code 30s}, {@code PT1M}; a bare number is milliseconds). The setters check the
  * values, so a property the library cannot use fails the binding with an {@link InvalidLockPropertyException}.
+ * The groups under their own prefixes ({@code commit-guard}, {@code endpoint}, {@code redlock}) are the nested
+ * classes, bound with the rest, as Spring Boot's own properties nest theirs.
  */
 @ConfigurationProperties("distributed-lock")
 public class DistributedLockProperties {
@@ -100,6 +105,22 @@ public class DistributedLockProperties {
 	 * Redis must use the same mode.
 	 */
 	private NotificationMode notifications = NotificationMode.AUTO;
+
+	private final CommitGuard commitGuard = new CommitGuard();
+
+	private final Endpoint endpoint = new Endpoint();
+
+	private final Redlock redlock = new Redlock();
+
+	/**
+	 * Whether to start although a Redis server that holds locks (the store's server, or a Redlock node) may evict
+	 * their keys: a maxmemory limit with a maxmemory-policy other than noeviction ('volatile-*' policies evict
+	 * keys that have a TTL, and every lock key has one; 'allkeys-*' any key). Such a server drops a held lock under
+	 * memory pressure and grants it to a second holder, so by default it fails the startup; true starts with a
+	 * WARN naming the risk. Use it only when that Redis cannot be changed and double grants under memory pressure
+	 * are acceptable.
+	 */
+	private boolean allowEvictingRedis = false;
 
 	/**
 	 * Creates properties with the documented defaults; Spring Boot binds {@code distributed-lock.*} onto them.
@@ -289,6 +310,47 @@ public class DistributedLockProperties {
 	}
 
 	/**
+	 * Returns whether the startup goes on, with a WARN, on a Redis server that may evict lock keys.
+	 * @return {@code false} by default: such a server fails the startup
+	 */
+	public boolean isAllowEvictingRedis() {
+		return this.allowEvictingRedis;
+	}
+
+	/**
+	 * Sets whether the startup goes on, with a WARN, on a Redis server that may evict lock keys.
+	 * @param allowEvictingRedis {@code true} to accept that such a server can grant a lock twice under memory
+	 * pressure
+	 */
+	public void setAllowEvictingRedis(boolean allowEvictingRedis) {
+		this.allowEvictingRedis = allowEvictingRedis;
+	}
+
+	/**
+	 * Returns the commit guard's properties, bound at {@code distributed-lock.commit-guard}.
+	 * @return the commit guard's properties, never {@code null}
+	 */
+	public CommitGuard getCommitGuard() {
+		return this.commitGuard;
+	}
+
+	/**
+	 * Returns the {@code distributedlocks} endpoint's properties, bound at {@code distributed-lock.endpoint}.
+	 * @return the endpoint's properties, never {@code null}
+	 */
+	public Endpoint getEndpoint() {
+		return this.endpoint;
+	}
+
+	/**
+	 * Returns the Redlock store's properties, bound at {@code distributed-lock.redlock}.
+	 * @return the Redlock store's properties, never {@code null}
+	 */
+	public Redlock getRedlock() {
+		return this.redlock;
+	}
+
+	/**
 	 * Where the locks live ({@code distributed-lock.store}).
 	 */
 	public enum Store {
@@ -310,6 +372,254 @@ public class DistributedLockProperties {
 		 * on the classpath): reentrant locks only; see {@code docs/redlock.md}.
 		 */
 		REDLOCK
+
+	}
+
+	/**
+	 * Properties of the commit guard ({@code distributed-lock.commit-guard.*}): a Spring transaction that commits
+	 * while its thread holds a distributed lock is rolled back if that lock is lost or its confirmed lease ends
+	 * within the margin.
+	 */
+	public static class CommitGuard {
+
+		/**
+		 * Whether a transaction that commits under a distributed lock checks that lock first, and rolls back with
+		 * LockLostException if it is lost or its confirmed lease ends within the margin.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * How long a lock's lease must still be confirmed for when a transaction under it commits: the longest a
+		 * commit may take, so that it ends while the lock holds. The default, 1s, is far more than a commit takes
+		 * on a healthy database and far less than what a healthy lock has left: its renewals keep at least two
+		 * thirds of the lease confirmed (20s of the default 30s lease), so only a lock whose renewals have stopped
+		 * comes within it. Keep it under half the shortest lease of a lock that commits transactions.
+		 */
+		private Duration margin = Duration.ofSeconds(1);
+
+		/**
+		 * Creates the properties with their defaults; Spring Boot binds them.
+		 */
+		public CommitGuard() {
+		}
+
+		/**
+		 * Returns whether the commit guard is on.
+		 * @return {@code true} by default
+		 */
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		/**
+		 * Sets whether the commit guard is on.
+		 * @param enabled {@code false} lets transactions commit under a lost lock
+		 */
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		/**
+		 * Returns how long a lock's lease must still be confirmed for at a commit.
+		 * @return the margin, 1 second by default
+		 */
+		public Duration getMargin() {
+			return this.margin;
+		}
+
+		/**
+		 * Sets how long a lock's lease must still be confirmed for at a commit; checked when the commit guard is
+		 * made (a negative margin fails the startup then, naming the property), not while the guard is off.
+		 * @param margin not negative
+		 */
+		public void setMargin(Duration margin) {
+			this.margin = Objects.requireNonNull(margin, "margin must not be null");
+		}
+
+	}
+
+	/**
+	 * Properties of the {@code distributedlocks} Actuator endpoint ({@code distributed-lock.endpoint.*}).
+	 */
+	public static class Endpoint {
+
+		/**
+		 * Whether DELETE on the distributedlocks endpoint may force-release a lock, whoever holds it; when off, it
+		 * is refused with 403 and the lock is untouched.
+		 */
+		private boolean forceReleaseEnabled = false;
+
+		/**
+		 * Creates the properties with their defaults; Spring Boot binds them.
+		 */
+		public Endpoint() {
+		}
+
+		/**
+		 * Returns whether the endpoint may force-release locks.
+		 * @return {@code false} by default
+		 */
+		public boolean isForceReleaseEnabled() {
+			return this.forceReleaseEnabled;
+		}
+
+		/**
+		 * Sets whether the endpoint may force-release locks.
+		 * @param forceReleaseEnabled {@code true} to allow it
+		 */
+		public void setForceReleaseEnabled(boolean forceReleaseEnabled) {
+			this.forceReleaseEnabled = forceReleaseEnabled;
+		}
+
+	}
+
+	/**
+	 * Properties of the Redlock store ({@code distributed-lock.redlock.*}), read with
+	 * {@code distributed-lock.store=redlock}. See {@code docs/redlock.md}. Bound once by Spring Boot; not for sharing
+	 * between threads while bound.
+	 */
+	public static class Redlock {
+
+		/**
+		 * The independent Redis primaries a lock is held on (at least 3, an odd number recommended; the quorum is
+		 * N/2 + 1 of them): redis:// or rediss:// URLs, with user and password in the URL
+		 * (redis://user:password@host:6379).
+		 */
+		private List<String> nodes = new ArrayList<>();
+
+		/**
+		 * How long one node's answer to one command is waited for, well below the lease: a node slower than this
+		 * counts as not voting. A bare number means milliseconds.
+		 */
+		private Duration nodeTimeout = Duration.ofMillis(100);
+
+		/**
+		 * The clock drift allowed for, as a fraction of the lease: a hold's validity is lease - elapsed - (drift-factor
+		 * * lease + 2 ms).
+		 */
+		private double driftFactor = 0.01;
+
+		/**
+		 * The longest random delay between two acquisition rounds of a waiting acquisition: after a split vote; one
+		 * refused by a holder is woken by the holder's release notification, and votes again after half to all of
+		 * this delay when none comes. A bare number means milliseconds.
+		 */
+		private Duration retryDelay = Duration.ofMillis(200);
+
+		/**
+		 * The shortest validity an acquisition accepts: one that won its quorum with less validity left (a slow
+		 * round) is released and tried again. A bare number means milliseconds.
+		 */
+		private Duration minValidity = Duration.ofMillis(50);
+
+		/**
+		 * Name of the SSL bundle (spring.ssl.bundle.*) whose trust material, and key material for a client
+		 * certificate, every rediss:// node is connected with; its protocols and ciphers apply too. Without it,
+		 * rediss:// nodes are trusted by the JVM's default trust store; redis:// nodes ignore it.
+		 */
+		private @Nullable String sslBundle;
+
+		/**
+		 * Creates the properties with their defaults; Spring Boot binds them.
+		 */
+		public Redlock() {
+		}
+
+		/**
+		 * Returns the URLs of the Redis primaries.
+		 * @return the node URLs, empty by default
+		 */
+		public List<String> getNodes() {
+			return this.nodes;
+		}
+
+		/**
+		 * Sets the URLs of the Redis primaries.
+		 * @param nodes the node URLs
+		 */
+		public void setNodes(List<String> nodes) {
+			this.nodes = nodes;
+		}
+
+		/**
+		 * Returns how long one node's answer is waited for.
+		 * @return the per-node timeout, 100 ms by default
+		 */
+		public Duration getNodeTimeout() {
+			return this.nodeTimeout;
+		}
+
+		/**
+		 * Sets how long one node's answer is waited for.
+		 * @param nodeTimeout the per-node timeout
+		 */
+		public void setNodeTimeout(Duration nodeTimeout) {
+			this.nodeTimeout = nodeTimeout;
+		}
+
+		/**
+		 * Returns the clock drift allowed for, as a fraction of the lease.
+		 * @return the drift factor, 0.01 by default
+		 */
+		public double getDriftFactor() {
+			return this.driftFactor;
+		}
+
+		/**
+		 * Sets the clock drift allowed for, as a fraction of the lease.
+		 * @param driftFactor the drift factor, at least 0 and below 0.5
+		 */
+		public void setDriftFactor(double driftFactor) {
+			this.driftFactor = driftFactor;
+		}
+
+		/**
+		 * Returns the longest random delay between two acquisition rounds.
+		 * @return the longest retry delay, 200 ms by default
+		 */
+		public Duration getRetryDelay() {
+			return this.retryDelay;
+		}
+
+		/**
+		 * Sets the longest random delay between two acquisition rounds.
+		 * @param retryDelay the longest retry delay
+		 */
+		public void setRetryDelay(Duration retryDelay) {
+			this.retryDelay = retryDelay;
+		}
+
+		/**
+		 * Returns the least validity an acquisition may keep.
+		 * @return the minimum validity, 50 ms by default
+		 */
+		public Duration getMinValidity() {
+			return this.minValidity;
+		}
+
+		/**
+		 * Sets the least validity an acquisition may keep.
+		 * @param minValidity the minimum validity
+		 */
+		public void setMinValidity(Duration minValidity) {
+			this.minValidity = minValidity;
+		}
+
+		/**
+		 * Returns the name of the SSL bundle the {@code rediss://} nodes are connected with.
+		 * @return the bundle's name, {@code null} by default (the JVM's default trust store)
+		 */
+		public @Nullable String getSslBundle() {
+			return this.sslBundle;
+		}
+
+		/**
+		 * Sets the name of the SSL bundle the {@code rediss://} nodes are connected with.
+		 * @param sslBundle the name of a bundle under {@code spring.ssl.bundle.*}, or {@code null} for none
+		 */
+		public void setSslBundle(@Nullable String sslBundle) {
+			this.sslBundle = sslBundle;
+		}
 
 	}
 

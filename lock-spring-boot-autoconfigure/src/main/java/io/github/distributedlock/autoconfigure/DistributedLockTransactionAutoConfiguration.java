@@ -23,7 +23,7 @@ import org.springframework.transaction.TransactionExecutionListener;
 @ConditionalOnClass(TransactionExecutionListener.class)
 @ConditionalOnBean(DistributedLockTemplate.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.commit-guard.enabled", matchIfMissing = true)
-@EnableConfigurationProperties(DistributedLockCommitGuardProperties.class)
+@EnableConfigurationProperties(DistributedLockProperties.class)
 public final class DistributedLockTransactionAutoConfiguration {
 
 	/**
@@ -34,8 +34,9 @@ public final class DistributedLockTransactionAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LockCommitGuard distributedLockCommitGuard(DistributedLockCommitGuardProperties properties) {
-		return new LockCommitGuard(properties.getMargin());
+	LockCommitGuard distributedLockCommitGuard(DistributedLockProperties properties) {
+		// checked here, as the guard is made: a margin left behind while the guard is off fails nothing
+		return new LockCommitGuard(LockPropertyChecks.commitGuardMargin(properties.getCommitGuard().getMargin()));
 	}
 
 }

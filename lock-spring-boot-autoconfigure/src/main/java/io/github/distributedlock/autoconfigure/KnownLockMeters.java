@@ -12,8 +12,9 @@ import org.springframework.context.event.ContextRefreshedEvent;
 
 /**
  * Once the context is refreshed (the {@code @DistributedLock} methods are checked by then), registers the
- * per-lock counters of every lock name the annotations use, at zero, so that {@code distributed.lock.lost} and
- * {@code distributed.lock.renewals.failed} have a series for alert rules before their first event.
+ * per-lock counters of every lock name the annotations use, at zero, so that {@code distributed.lock.lost},
+ * {@code distributed.lock.renewals.failed} and {@code distributed.lock.releases.failed} have a series for alert
+ * rules and dashboards before their first event.
  */
 final class KnownLockMeters implements ApplicationListener<ContextRefreshedEvent> {
 

@@ -64,6 +64,16 @@ final class LockPropertyChecks {
 				"0 (release at once) or a positive duration, such as 30s");
 	}
 
+	/** The commit guard's margin: not negative. */
+	static Duration commitGuardMargin(Duration margin) {
+		Objects.requireNonNull(margin, "margin must not be null");
+		if (margin.isNegative()) {
+			throw new InvalidLockPropertyException("distributed-lock.commit-guard.margin", margin,
+					"the commit guard's margin must not be negative", "Set it to 0 or a positive duration such as 1s.");
+		}
+		return margin;
+	}
+
 	/**
 	 * A duration that must not be negative.
 	 * @param field the setter's parameter, for a {@code null}

@@ -14,13 +14,12 @@ final class RedisPermissionFailureAnalyzer extends AbstractFailureAnalyzer<Missi
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, MissingRedisPermissionException cause) {
 		StringBuilder description = new StringBuilder(String.format(
-				"The Redis user (spring.data.redis.username) lacks permissions the distributed locks need. "
-						+ "Redis refused:%n%n"));
+				"%s lacks permissions the distributed locks need. Redis refused:%n%n", cause.getUser()));
 		for (String refusal : cause.getRefusals()) {
 			description.append(String.format("    - %s%n", refusal));
 		}
 		String action = String.format("Give the Redis user the ACL rule the locks need (keys and channels under the "
-				+ "key prefix, the commands of the lock scripts, nothing @dangerous):%n%n"
+				+ "key prefix, the commands of the lock scripts and of the startup checks, and no others):%n%n"
 				+ "    ACL SETUSER <user> %s%n%n"
 				+ "or the same rule in your managed Redis service's user or access-string settings; see "
 				+ "docs/managed-redis.md.", cause.getAclRule());

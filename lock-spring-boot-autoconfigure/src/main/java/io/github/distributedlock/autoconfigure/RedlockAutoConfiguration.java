@@ -9,6 +9,7 @@ import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockClientDecorator;
 import io.github.distributedlock.core.LockLostEventPublisher;
 import io.github.distributedlock.core.LockObserver;
+import io.github.distributedlock.redis.EvictionCheck;
 import io.github.distributedlock.redlock.RedlockLockClient;
 import io.github.distributedlock.redlock.RedlockSettings;
 import io.github.distributedlock.redlock.RedlockVoteObserver;
@@ -35,7 +36,8 @@ import org.springframework.util.ClassUtils;
  * Auto-configuration of the Redlock store, with {@code distributed-lock.store=redlock}: a
  * {@link RedlockLockClient} over the independent Redis primaries of {@code distributed-lock.redlock.nodes}, each
  * checked at startup (one server twice, replicas and Cluster members are refused, with a failure report naming
- * the node), the {@link DistributedLockTemplate} and the {@code @DistributedLock} advisor. Its {@code rediss://}
+ * the node; so are a user that lacks a permission the store needs and a node that may evict lock keys, unless
+ * {@code distributed-lock.allow-evicting-redis} is set), the {@link DistributedLockTemplate} and the {@code @DistributedLock} advisor. Its {@code rediss://}
  * nodes are connected with the Spring Boot SSL bundle named by {@code distributed-lock.redlock.ssl-bundle} when
  * set (read once at startup; an unknown name fails the startup naming that property). Its per-node vote
  * meters ({@link RedlockVoteObserver} beans) come from {@link DistributedLockMetricsAutoConfiguration}. Needs Lettuce
@@ -46,7 +48,7 @@ import org.springframework.util.ClassUtils;
 @AutoConfiguration(before = DistributedLockAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "distributed-lock.enabled", matchIfMissing = true)
 @ConditionalOnProperty(name = "distributed-lock.store", havingValue = "redlock")
-@EnableConfigurationProperties({ DistributedLockProperties.class, DistributedLockRedlockProperties.class })
+@EnableConfigurationProperties(DistributedLockProperties.class)
 @Import(DistributedLockAdvisorConfiguration.class)
 public final class RedlockAutoConfiguration {
 
@@ -60,17 +62,19 @@ public final class RedlockAutoConfiguration {
 	public RedlockAutoConfiguration() {
 	}
 
+	// typed as the Redlock client, so that its Actuator support (@ConditionalOnBean) sees it before it is made
 	@Bean(destroyMethod = "close")
 	@ConditionalOnMissingBean(LockClient.class)
-	LockClient distributedLockClient(DistributedLockProperties properties, DistributedLockRedlockProperties redlock,
-			ObjectProvider<LockObserver> observers, ObjectProvider<RedlockVoteObserver> voteObservers,
-			ObjectProvider<SslBundles> sslBundles, ResourceLoader resources) {
+	RedlockLockClient distributedLockClient(DistributedLockProperties properties, ObjectProvider<LockObserver> observers,
+			ObjectProvider<RedlockVoteObserver> voteObservers, ObjectProvider<SslBundles> sslBundles,
+			ResourceLoader resources) {
 		if (!ClassUtils.isPresent("io.lettuce.core.RedisClient", resources.getClassLoader())) {
 			throw new InvalidLockPropertyException("distributed-lock.store", "redlock",
 					"The Redlock store reaches its nodes with Lettuce, which is not on the classpath.",
 					"Add io.lettuce:lettuce-core to the application's dependencies, or choose another "
 							+ "distributed-lock.store.");
 		}
+		DistributedLockProperties.Redlock redlock = properties.getRedlock();
 		List<String> nodes = redlock.getNodes();
 		if (nodes.size() < 3) {
 			throw new InvalidLockPropertyException(NODES, nodes,
@@ -88,7 +92,7 @@ public final class RedlockAutoConfiguration {
 					"Set positive durations and a drift-factor in [0, 0.5) under distributed-lock.redlock.");
 		}
 		RedlockLockClient client = RedlockClients.create(settings, sslBundle(redlock.getSslBundle(), sslBundles),
-				observers, voteObservers);
+				properties.isAllowEvictingRedis(), observers, voteObservers);
 		client.setShutdownTimeout(properties.getShutdownTimeout());
 		return client;
 	}
@@ -144,9 +148,9 @@ public final class RedlockAutoConfiguration {
 	@ConditionalOnMissingBean(DistributedLockStartupLogger.class)
 	DistributedLockStartupLogger distributedLockStartupLogger(DistributedLockTemplate distributedLockTemplate,
 			ObjectProvider<LockAnnotationValidator> validator, DistributedLockProperties properties,
-			DistributedLockRedlockProperties redlock, ObjectProvider<LockClient> client) {
+			ObjectProvider<LockClient> client) {
 		return new DistributedLockStartupLogger(distributedLockTemplate, validator,
-				new RedlockStoreSummary(properties, redlock, client));
+				new RedlockStoreSummary(properties, client));
 	}
 
 	/**
@@ -154,7 +158,7 @@ public final class RedlockAutoConfiguration {
 	 */
 	private static final class RedlockClients {
 
-		static RedlockLockClient create(RedlockSettings settings, @Nullable SslBundle sslBundle,
+		static RedlockLockClient create(RedlockSettings settings, @Nullable SslBundle sslBundle, boolean allowEvicting,
 				ObjectProvider<LockObserver> observers, ObjectProvider<RedlockVoteObserver> voteObservers) {
 			RedlockLockClient client;
 			try {
@@ -165,12 +169,17 @@ public final class RedlockAutoConfiguration {
 						"Give each node as redis://[user:password@]host:port or rediss://...");
 			}
 			try {
-				client.checkNodes();
+				client.checkNodes(new EvictionCheck(allowEvicting));
 			}
 			catch (IllegalStateException ex) {
 				client.close();
 				throw new InvalidLockPropertyException(NODES, "(see the message)", ex.getMessage(),
 						"List only independent Redis primaries, each once, in " + NODES + ".");
+			}
+			catch (RuntimeException ex) {
+				// a node's user lacks a permission, or a node may evict lock keys: reported by their analyzers
+				client.close();
+				throw ex;
 			}
 			client.setLockObserver(LockObserver.of(observers.orderedStream().toList()));
 			client.setVoteObserver(RedlockVoteObserver.of(voteObservers.orderedStream().toList()));

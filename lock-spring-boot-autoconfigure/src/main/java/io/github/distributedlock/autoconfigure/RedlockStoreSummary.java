@@ -24,14 +24,13 @@ final class RedlockStoreSummary implements LockStoreSummary {
 
 	private final DistributedLockProperties properties;
 
-	private final DistributedLockRedlockProperties redlock;
+	private final DistributedLockProperties.Redlock redlock;
 
 	private final ObjectProvider<LockClient> client;
 
-	RedlockStoreSummary(DistributedLockProperties properties, DistributedLockRedlockProperties redlock,
-			ObjectProvider<LockClient> client) {
+	RedlockStoreSummary(DistributedLockProperties properties, ObjectProvider<LockClient> client) {
 		this.properties = properties;
-		this.redlock = redlock;
+		this.redlock = properties.getRedlock();
 		this.client = client;
 	}
 

@@ -25,9 +25,9 @@ final class KeyWait {
 	 * @return the new hold, or {@code null} if the deadline passed first
 	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
 	 */
-	static @Nullable LocalHold await(LocalKey key, Acquisition acquisition, long deadline, boolean unlimited,
+	static @Nullable LocalHold await(LocalKey key, KeyRequest acquisition, long deadline, boolean unlimited,
 			boolean interruptible) throws InterruptedException {
-		LocalWaiter waiter = key.startWaiting(acquisition);
+		KeyWaiter waiter = key.startWaiting(acquisition);
 		boolean interrupted = false;
 		try {
 			while (true) {
@@ -65,8 +65,8 @@ final class KeyWait {
 	private static long untilFirstEnd(LocalKey key, long now) {
 		long first = LocalKey.FOREVER;
 		for (LocalHold hold : key.holds()) {
-			if (hold.expires) {
-				first = Math.min(first, hold.deadline - now);
+			if (hold.expires()) {
+				first = Math.min(first, hold.deadline() - now);
 			}
 		}
 		return Math.max(first, TimeUnit.MICROSECONDS.toNanos(100));

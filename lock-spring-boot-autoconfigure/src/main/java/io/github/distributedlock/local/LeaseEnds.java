@@ -1,6 +1,5 @@
 package io.github.distributedlock.local;
 
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
@@ -33,22 +32,11 @@ final class LeaseEnds {
 	 * @return the hold
 	 */
 	static LocalHold watch(LocalKey key, LocalHold hold) {
-		if (hold.expires) {
-			hold.leaseEnd = TIMER.schedule(() -> ended(key, hold), Math.max(0, hold.deadline - System.nanoTime()),
-					TimeUnit.NANOSECONDS);
+		if (hold.expires()) {
+			hold.watchLeaseEnd(TIMER.schedule(() -> ended(key, hold), Math.max(0, hold.deadline() - System.nanoTime()),
+					TimeUnit.NANOSECONDS));
 		}
 		return hold;
-	}
-
-	/**
-	 * Stops watching a hold that leaves its key's state. Called under the key's mutex.
-	 * @param hold the hold
-	 */
-	static void unwatch(LocalHold hold) {
-		ScheduledFuture<?> leaseEnd = hold.leaseEnd;
-		if (leaseEnd != null) {
-			leaseEnd.cancel(false);
-		}
 	}
 
 	/**
@@ -59,7 +47,7 @@ final class LeaseEnds {
 	private static void ended(LocalKey key, LocalHold hold) {
 		key.mutex.lock();
 		try {
-			if (!hold.inState || hold.released) {
+			if (!hold.inState() || hold.isReleased()) {
 				return;
 			}
 			long now = System.nanoTime();

@@ -8,14 +8,15 @@ import java.util.function.Consumer;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.HeldLock;
+import io.github.distributedlock.core.HoldState;
 import io.github.distributedlock.core.LockLossSignal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One owner's hold on a key of a {@link LocalLockStore} (a lock, or one permit of a semaphore): its hold count
- * (re-entries included), its lease, its fencing token, and whether it was lost. Changed under the mutex of its
- * {@link LocalKey}; the fields that
- * {@link LocalLockHandle#isLost()} reads without the mutex are volatile.
+ * One owner's hold on a key of a {@link LocalLockStore} (a lock, or one permit of a semaphore): its lease, its
+ * fencing token, its hard lease or minimum hold, and (in {@link HoldState}, the bookkeeping every store shares) its
+ * hold count, release and loss. Every change is a method of this class, called under the mutex of its
+ * {@link LocalKey}; what {@link LocalLockHandle#isLost()} reads without the mutex is volatile.
  */
 final class LocalHold {
 
@@ -43,8 +44,8 @@ final class LocalHold {
 	/** The key's state this hold is part of. */
 	final LocalKey lock;
 
-	/** Holds of the owner, re-entries included. Changed under the lock's mutex; volatile for {@link #snapshot()}. */
-	volatile int count = 1;
+	/** Hold count, release, loss and the loss signal. */
+	private final HoldState state = new HoldState(0);
 
 	/** When it was acquired, by the wall clock. */
 	final Instant heldSince = Instant.now();
@@ -55,35 +56,25 @@ final class LocalHold {
 	/** Where its acquisition, release and loss are told. */
 	private final LocalHoldEvents events;
 
-	/** Whether its loss was told (or is being told); guarded by this hold's monitor. */
-	private boolean lossReported;
-
 	/** Whether the hold is still part of its lock's state (held, or kept for its minimum hold). */
-	boolean inState = true;
+	private boolean inState = true;
 
 	/** Whether the hold ends at {@link #deadline}: a hard lease, or a release kept for its minimum hold. */
-	volatile boolean expires;
+	private volatile boolean expires;
 
 	/** {@link System#nanoTime()} when the hold ends, if it {@link #expires}. */
-	volatile long deadline;
+	private volatile long deadline;
 
 	/** {@link System#nanoTime()} until which the lock stays taken after the last release; valid if {@link #keep}. */
-	long holdUntil;
+	private long holdUntil;
 
 	/** Whether a minimum hold was asked for. */
-	boolean keep;
-
-	volatile boolean released;
+	private boolean keep;
 
 	/** Cancels the check at the end of its hard lease ({@link LeaseEnds}), or {@code null}; guarded by the mutex. */
-	@Nullable ScheduledFuture<?> leaseEnd;
+	private @Nullable ScheduledFuture<?> leaseEnd;
 
-	volatile @Nullable String lostReason;
-
-	/** Tells the handles' {@code whenLost()} of the loss. */
-	final LockLossSignal lossSignal = new LockLossSignal();
-
-	LocalHold(Acquisition acquisition, long token, LocalKey lock, long now) {
+	LocalHold(KeyRequest acquisition, long token, LocalKey lock, long now) {
 		this.key = acquisition.key();
 		this.type = acquisition.type();
 		this.owner = acquisition.owner();
@@ -106,18 +97,67 @@ final class LocalHold {
 		return this.expires && now - this.deadline >= 0;
 	}
 
-	/** Whether the lock is known to be lost, without the mutex: marked lost, or a hard lease that ran out. */
-	boolean isLost() {
-		return this.lostReason != null || (!this.released && endedAt(System.nanoTime()));
+	/** Whether the hold ends at {@link #deadline()}: a hard lease, or a release kept for its minimum hold. */
+	boolean expires() {
+		return this.expires;
 	}
 
-	/** A re-entry: one more hold, and a hard lease lasts at least one more lease from now. */
-	void reenter(long now, long leaseNanos, long holdAtLeastNanos) {
-		this.count++;
+	/** {@link System#nanoTime()} when the hold ends, if it {@link #expires()}. */
+	long deadline() {
+		return this.deadline;
+	}
+
+	/** Whether the hold is still part of its lock's state (held, or kept for its minimum hold). */
+	boolean inState() {
+		return this.inState;
+	}
+
+	/** The hold leaves its lock's state: stops watching its lease's end. */
+	void leaveState() {
+		this.inState = false;
+		ScheduledFuture<?> end = this.leaseEnd;
+		if (end != null) {
+			end.cancel(false);
+		}
+	}
+
+	/** Watches the end of its hard lease: {@code end} runs then, unless the hold leaves the state first. */
+	void watchLeaseEnd(ScheduledFuture<?> end) {
+		this.leaseEnd = end;
+	}
+
+	/** Whether its last hold was released. */
+	boolean isReleased() {
+		return this.state.isReleased();
+	}
+
+	/** Why it was lost, or {@code null} while not known lost. */
+	@Nullable String lostReason() {
+		return this.state.lostReason();
+	}
+
+	LockLossSignal lossSignal() {
+		return this.state.lossSignal();
+	}
+
+	/** Whether the lock is known to be lost, without the mutex: marked lost, or a hard lease that ran out. */
+	boolean isLost() {
+		return lostReason() != null || (!isReleased() && endedAt(System.nanoTime()));
+	}
+
+	/**
+	 * A re-entry: one more hold, and a hard lease lasts at least one more lease from now.
+	 * @return {@code false} if the hold was released meanwhile: the owner acquires anew
+	 */
+	boolean reenter(long now, long leaseNanos, long holdAtLeastNanos) {
+		if (!this.state.reenter()) {
+			return false;
+		}
 		if (this.expires && now + leaseNanos - this.deadline > 0) {
 			this.deadline = now + leaseNanos;
 		}
 		holdAtLeast(now, holdAtLeastNanos);
+		return true;
 	}
 
 	/** Keeps the lock taken until at least {@code holdAtLeastNanos} after {@code now}; never earlier than asked before. */
@@ -129,17 +169,28 @@ final class LocalHold {
 	}
 
 	/**
-	 * The last release: {@code true} if the hold stays in the lock, owned by nobody, until its minimum hold
-	 * ends; {@code false} if it leaves now.
+	 * Releases one hold; the last one keeps the lock taken, owned by nobody, until its minimum hold ends, if one
+	 * is left.
+	 * @param now the {@link System#nanoTime()} now
+	 * @return {@link Release#INNER} if holds are left, {@link Release#KEPT} if the last one was released and the
+	 * hold stays in the lock until its minimum hold ends, {@link Release#LAST} if it was released and leaves now,
+	 * {@link Release#ALREADY_RELEASED} if it was released before
 	 */
-	boolean keptAfterRelease(long now) {
-		this.released = true;
+	Release releaseOne(long now) {
+		switch (this.state.releaseOne()) {
+			case ALREADY_RELEASED:
+				return Release.ALREADY_RELEASED;
+			case INNER:
+				return Release.INNER;
+			default:
+				break;
+		}
 		if (this.keep && this.holdUntil - now > 0) {
 			this.expires = true;
 			this.deadline = this.holdUntil;
-			return true;
+			return Release.KEPT;
 		}
-		return false;
+		return Release.LAST;
 	}
 
 	/**
@@ -147,24 +198,18 @@ final class LocalHold {
 	 * this runs under the lock's mutex, which the loss's listeners must not run under.
 	 */
 	void markLost(String reason) {
-		if (this.lostReason == null) {
-			this.lostReason = reason;
+		if (this.state.markLost(reason)) {
 			ForkJoinPool.commonPool().execute(() -> this.events.lost(this));
 		}
 	}
 
 	/**
-	 * Tells the loss of this hold once: runs {@code report} with the reason the first time it is called after
-	 * {@link #markLost}, never again. A caller that comes while another thread tells it waits until that is done,
-	 * so that a release tells its hold's loss before the release, whichever thread tells the loss.
+	 * Tells the loss of this hold once (see {@link HoldState#reportLossOnce}): a caller that comes while another
+	 * thread tells it waits until that is done, so that a release tells its hold's loss before the release.
 	 * @param report what tells the loss, given the reason
 	 */
-	synchronized void reportLossOnce(Consumer<String> report) {
-		String reason = this.lostReason;
-		if (reason != null && !this.lossReported) {
-			this.lossReported = true;
-			report.accept(reason);
-		}
+	void reportLossOnce(Consumer<String> report) {
+		this.state.reportLossOnce(report);
 	}
 
 	/**
@@ -178,12 +223,31 @@ final class LocalHold {
 
 	/** What {@link LocalLockClient#heldLocks()} tells of this hold; read without the mutex. */
 	HeldLock snapshot() {
-		return new HeldLock(this.key, this.type, this.owner, this.count, this.token, this.heldSince,
+		return new HeldLock(this.key, this.type, this.owner, this.state.count(), this.token, this.heldSince,
 				Duration.ofMillis(this.leaseMillis), this.autoRenew, isLost(), this.permits);
 	}
 
 	String hardLeaseRanOut() {
 		return "its lease of " + this.leaseMillis + " ms ran out (auto-renew was off)";
+	}
+
+	/**
+	 * What {@link #releaseOne} did.
+	 */
+	enum Release {
+
+		/** Holds are left. */
+		INNER,
+
+		/** The last was released; the hold stays in the lock until its minimum hold ends. */
+		KEPT,
+
+		/** The last was released; the hold leaves the lock now. */
+		LAST,
+
+		/** It was released before: a release too many. */
+		ALREADY_RELEASED
+
 	}
 
 }

@@ -42,7 +42,7 @@ final class LocalHoldEvents {
 
 	/** The hold's last release; a loss not told yet is told first. */
 	void released(LocalHold hold) {
-		boolean lost = hold.lostReason != null;
+		boolean lost = hold.lostReason() != null;
 		if (lost) {
 			lost(hold);
 		}
@@ -66,7 +66,7 @@ final class LocalHoldEvents {
 	 */
 	void lost(LocalHold hold) {
 		hold.reportLossOnce((reason) -> {
-			hold.lossSignal.signal(new LockLostException(hold.key, reason));
+			hold.lossSignal().signal(new LockLostException(hold.key, reason));
 			logger.warn("Lock '" + hold.key + "' (" + typeOf(hold) + ") held by " + hold.owner + " was lost: " + reason
 					+ " (local store)");
 			try {

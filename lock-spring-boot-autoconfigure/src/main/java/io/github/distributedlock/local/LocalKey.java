@@ -38,7 +38,7 @@ abstract class LocalKey {
 	int users;
 
 	/** The waiters, first come first; guarded by {@link #mutex}. */
-	final Deque<LocalWaiter> waiters = new ArrayDeque<>();
+	final Deque<KeyWaiter> waiters = new ArrayDeque<>();
 
 	LocalKey(String storeKey, LocalLockStore store) {
 		this.storeKey = storeKey;
@@ -60,7 +60,7 @@ abstract class LocalKey {
 	 * @return {@code true} if the permit counts agree, {@code false} if the state is stale
 	 * @throws IllegalStateException if the key is in use with another permit count: one key is one kind
 	 */
-	final boolean accepts(Acquisition acquisition) {
+	final boolean accepts(KeyRequest acquisition) {
 		if (acquisition.permits() == permits()) {
 			return true;
 		}
@@ -91,7 +91,7 @@ abstract class LocalKey {
 	 * @return the new hold, or {@code null} if the timeout passed first
 	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
 	 */
-	final @Nullable LocalHold acquire(Acquisition acquisition, @Nullable Duration timeout, boolean interruptible)
+	final @Nullable LocalHold acquire(KeyRequest acquisition, @Nullable Duration timeout, boolean interruptible)
 			throws InterruptedException {
 		long start = System.nanoTime();
 		this.mutex.lock();
@@ -116,24 +116,24 @@ abstract class LocalKey {
 	 * Refuses an acquisition that can never enter this state, under the mutex.
 	 * @throws IllegalStateException if the key is in use by another kind of lock
 	 */
-	void checkKind(Acquisition acquisition) {
+	void checkKind(KeyRequest acquisition) {
 	}
 
 	/** Whether the acquisition may enter now; {@code self} is its waiter, {@code null} before it waits. */
-	abstract boolean canEnter(Acquisition acquisition, @Nullable LocalWaiter self);
+	abstract boolean canEnter(KeyRequest acquisition, @Nullable KeyWaiter self);
 
 	/** Makes the acquisition a holder, with a new fencing token. */
-	abstract LocalHold enter(Acquisition acquisition);
+	abstract LocalHold enter(KeyRequest acquisition);
 
 	/** Queues a waiter behind those that came before it. */
-	LocalWaiter startWaiting(Acquisition acquisition) {
-		LocalWaiter waiter = new LocalWaiter(acquisition.type());
+	KeyWaiter startWaiting(KeyRequest acquisition) {
+		KeyWaiter waiter = new KeyWaiter(acquisition.type());
 		this.waiters.addLast(waiter);
 		return waiter;
 	}
 
 	/** Takes a waiter out of the queue, once it entered or gave up. */
-	void stopWaiting(LocalWaiter waiter) {
+	void stopWaiting(KeyWaiter waiter) {
 		this.waiters.remove(waiter);
 	}
 
@@ -169,7 +169,7 @@ abstract class LocalKey {
 		}
 		// removed after the walk: a removal changes the collection walked
 		for (LocalHold hold : ended) {
-			if (!hold.released) {
+			if (!hold.isReleased()) {
 				hold.markLost(hold.hardLeaseRanOut());
 			}
 			remove(hold);
@@ -181,8 +181,7 @@ abstract class LocalKey {
 
 	/** The end of a hold's part in the state: wakes the waiters, and drops the key when nobody uses it. */
 	final void leave(LocalHold hold) {
-		hold.inState = false;
-		LeaseEnds.unwatch(hold);
+		hold.leaveState();
 		this.changed.signalAll();
 		this.store.leave(this.storeKey, this);
 	}
@@ -198,14 +197,14 @@ abstract class LocalKey {
 		try {
 			long now = System.nanoTime();
 			purge(now);
-			if (hold.released) {
+			if (hold.isReleased()) {
 				return false;
 			}
-			if (hold.lostReason != null) {
-				throw new LockLostException(hold.key, hold.lostReason + "; it cannot be re-entered");
+			String lost = hold.lostReason();
+			if (lost != null) {
+				throw new LockLostException(hold.key, lost + "; it cannot be re-entered");
 			}
-			hold.reenter(now, leaseNanos, holdAtLeastNanos);
-			return true;
+			return hold.reenter(now, leaseNanos, holdAtLeastNanos);
 		}
 		finally {
 			this.mutex.unlock();
@@ -223,20 +222,15 @@ abstract class LocalKey {
 		try {
 			long now = System.nanoTime();
 			purge(now);
-			if (hold.released) {
+			LocalHold.Release step = hold.releaseOne(now);
+			if (step == LocalHold.Release.ALREADY_RELEASED) {
 				throw new IllegalMonitorStateException("Lock '" + hold.key + "' (" + hold.type + ") was released already");
 			}
-			if (--hold.count > 0) {
-				if (hold.lostReason != null) {
-					throw new LockLostException(hold.key, hold.lostReason);
-				}
-				return;
+			String lost = hold.lostReason();
+			if (lost != null) {
+				throw new LockLostException(hold.key, lost);
 			}
-			boolean kept = hold.keptAfterRelease(now);
-			if (hold.lostReason != null) {
-				throw new LockLostException(hold.key, hold.lostReason);
-			}
-			if (!kept) {
+			if (step == LocalHold.Release.LAST) {
 				remove(hold);
 			}
 		}
@@ -250,7 +244,7 @@ abstract class LocalKey {
 		this.mutex.lock();
 		try {
 			hold.markLost(reason);
-			if (hold.inState) {
+			if (hold.inState()) {
 				remove(hold);
 			}
 		}

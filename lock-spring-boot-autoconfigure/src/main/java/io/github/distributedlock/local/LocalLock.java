@@ -58,7 +58,7 @@ final class LocalLock extends LocalKey {
 		if (!this.readers.isEmpty() || this.admittedReaders > 0) {
 			return false;
 		}
-		LocalWaiter first = this.waiters.peekFirst();
+		KeyWaiter first = this.waiters.peekFirst();
 		return (first != null) ? first.type == LockType.REENTRANT : null;
 	}
 
@@ -68,7 +68,7 @@ final class LocalLock extends LocalKey {
 	 * @throws IllegalStateException if the key is in use by the other kind of lock
 	 */
 	@Override
-	void checkKind(Acquisition acquisition) {
+	void checkKind(KeyRequest acquisition) {
 		boolean reentrant = acquisition.type() == LockType.REENTRANT;
 		Boolean inUseAsReentrant = usedAsReentrant();
 		if (inUseAsReentrant != null && inUseAsReentrant != reentrant) {
@@ -80,12 +80,12 @@ final class LocalLock extends LocalKey {
 	}
 
 	@Override
-	boolean canEnter(Acquisition acquisition, @Nullable LocalWaiter self) {
+	boolean canEnter(KeyRequest acquisition, @Nullable KeyWaiter self) {
 		LocalHold holder = this.exclusive;
 		if (acquisition.type() == LockType.READ) {
 			if (holder != null) {
 				// a downgrade; a hold kept for its minimum hold belongs to nobody, not even its former owner
-				return !holder.released && holder.owner.equals(acquisition.owner());
+				return !holder.isReleased() && holder.owner.equals(acquisition.owner());
 			}
 			return (self != null && self.admitted) || firstExclusiveWaiter() == null;
 		}
@@ -93,7 +93,7 @@ final class LocalLock extends LocalKey {
 	}
 
 	@Override
-	LocalHold enter(Acquisition acquisition) {
+	LocalHold enter(KeyRequest acquisition) {
 		LocalHold hold = new LocalHold(acquisition, this.store.nextToken(), this, System.nanoTime());
 		if (acquisition.type() == LockType.READ) {
 			this.readers.add(hold);
@@ -104,8 +104,8 @@ final class LocalLock extends LocalKey {
 		return hold;
 	}
 
-	private @Nullable LocalWaiter firstExclusiveWaiter() {
-		for (LocalWaiter waiter : this.waiters) {
+	private @Nullable KeyWaiter firstExclusiveWaiter() {
+		for (KeyWaiter waiter : this.waiters) {
 			if (waiter.type != LockType.READ) {
 				return waiter;
 			}
@@ -114,7 +114,7 @@ final class LocalLock extends LocalKey {
 	}
 
 	@Override
-	void stopWaiting(LocalWaiter waiter) {
+	void stopWaiting(KeyWaiter waiter) {
 		super.stopWaiting(waiter);
 		if (waiter.admitted) {
 			this.admittedReaders--;
@@ -138,7 +138,7 @@ final class LocalLock extends LocalKey {
 		if (hold == this.exclusive) {
 			this.exclusive = null;
 			// the readers waiting now go in before the next writer
-			for (LocalWaiter waiter : this.waiters) {
+			for (KeyWaiter waiter : this.waiters) {
 				if (waiter.type == LockType.READ && !waiter.admitted) {
 					waiter.admitted = true;
 					this.admittedReaders++;

@@ -178,7 +178,7 @@ public final class LocalLockClient implements LockClient {
 					+ "forever); release the read lock first");
 		}
 		String ownerId = this.clientId + ":" + ((owner >= 0) ? Long.toString(owner) : "async-" + -owner);
-		Acquisition acquisition = new Acquisition(key, this.keyPrefix + key, type, permits, ownerId, owner,
+		KeyRequest acquisition = new KeyRequest(key, this.keyPrefix + key, type, permits, ownerId, owner,
 				request.lease().toMillis(), request.autoRenew(), nanos(request.holdAtLeast()), this.events);
 		LocalHold hold = this.store.acquire(acquisition, timeout, interruptible);
 		if (hold == null) {
@@ -210,7 +210,7 @@ public final class LocalLockClient implements LockClient {
 		}
 		finally {
 			// the remove succeeds once: a second release of a released hold tells nothing
-			if (hold.released && this.holds.remove(new HoldId(hold.key, hold.type, hold.ownerId), hold)) {
+			if (hold.isReleased() && this.holds.remove(new HoldId(hold.key, hold.type, hold.ownerId), hold)) {
 				this.events.released(hold);
 			}
 		}

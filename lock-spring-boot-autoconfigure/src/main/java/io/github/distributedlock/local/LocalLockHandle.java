@@ -39,7 +39,7 @@ final class LocalLockHandle extends AbstractLockHandle {
 		if (!this.hold.isLost()) {
 			return null;
 		}
-		String reason = this.hold.lostReason;
+		String reason = this.hold.lostReason();
 		return (reason != null) ? reason : this.hold.hardLeaseRanOut();
 	}
 
@@ -50,7 +50,7 @@ final class LocalLockHandle extends AbstractLockHandle {
 
 	@Override
 	protected LockLossSignal lossSignal() {
-		return this.hold.lossSignal;
+		return this.hold.lossSignal();
 	}
 
 	@Override

@@ -67,7 +67,7 @@ public final class LocalLockStore {
 	 * @return the new hold, or {@code null} if the timeout passed first
 	 * @throws InterruptedException if {@code interruptible} and the thread was interrupted while waiting
 	 */
-	@Nullable LocalHold acquire(Acquisition acquisition, @Nullable Duration timeout, boolean interruptible)
+	@Nullable LocalHold acquire(KeyRequest acquisition, @Nullable Duration timeout, boolean interruptible)
 			throws InterruptedException {
 		String storeKey = acquisition.storeKey();
 		while (true) {

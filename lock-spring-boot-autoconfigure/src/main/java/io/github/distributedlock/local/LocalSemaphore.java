@@ -44,7 +44,7 @@ final class LocalSemaphore extends LocalKey {
 	}
 
 	@Override
-	boolean canEnter(Acquisition acquisition, @Nullable LocalWaiter self) {
+	boolean canEnter(KeyRequest acquisition, @Nullable KeyWaiter self) {
 		int free = this.permits - this.holders.size();
 		if (free <= 0) {
 			return false;
@@ -54,7 +54,7 @@ final class LocalSemaphore extends LocalKey {
 		}
 		// the first 'free' waiters may go in, in any order; those behind them wait for the next permits
 		int ahead = 0;
-		for (LocalWaiter waiter : this.waiters) {
+		for (KeyWaiter waiter : this.waiters) {
 			if (waiter == self) {
 				return true;
 			}
@@ -66,7 +66,7 @@ final class LocalSemaphore extends LocalKey {
 	}
 
 	@Override
-	LocalHold enter(Acquisition acquisition) {
+	LocalHold enter(KeyRequest acquisition) {
 		LocalHold hold = new LocalHold(acquisition, this.store.nextToken(), this, System.nanoTime());
 		this.holders.add(hold);
 		return hold;

@@ -28,7 +28,7 @@ import io.micrometer.core.instrument.Timer;
  * {@code type}.</li>
  * </ul>
  * The time to acquire ({@code distributed.lock.acquire}) is an observation, see {@link ObservedLockClient}.
- * The two counters exist at zero from the startup for every lock name known then (see
+ * The three counters exist at zero from the startup for every lock name known then (see
  * {@link #registerKnown(String, LockType)}); others appear with their first event. Tag values are described in
  * {@link LockTags}. Thread-safe.
  */
@@ -81,8 +81,10 @@ public final class LockMetrics implements LockObserver {
 	}
 
 	/**
-	 * Registers the counters of a lock name known before any event ({@code distributed.lock.lost} and
-	 * {@code distributed.lock.renewals.failed} at zero), so that alert rules find a series from the start.
+	 * Registers the counters of a lock name known before any event ({@code distributed.lock.lost},
+	 * {@code distributed.lock.renewals.failed} and {@code distributed.lock.releases.failed} at zero), so that alert
+	 * rules and dashboards find a series from the start: a rate or an increase of a series that appears with its
+	 * first event misses that event.
 	 * @param name the lock name (or a key: its part before the first {@code :} is the tag), such as the
 	 * {@code name} of a {@code @DistributedLock}
 	 * @param type the lock type
@@ -102,6 +104,7 @@ public final class LockMetrics implements LockObserver {
 		Tags tags = tags(name, type, permits);
 		this.lost.withTags(tags);
 		this.renewalsFailed.withTags(tags);
+		this.releasesFailed.withTags(tags);
 	}
 
 	@Override

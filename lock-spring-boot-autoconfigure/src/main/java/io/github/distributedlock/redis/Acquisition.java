@@ -1,20 +1,27 @@
 package io.github.distributedlock.redis;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.redis.Hold.HoldId;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One request for a lock, from start to hold: re-enters the owner's hold, or acquires anew: a read lock in
- * Redis; an exclusive lock through the owner's turn in the local queue, then from a hand-over or in Redis;
- * with replica sync, confirmed by the replicas or undone and tried again. Each step starts the next when it
- * ends, on whichever thread ended it: no thread waits. {@link #cancel()} ends a wait early.
+ * One request for a lock, from start to hold: re-enters the owner's hold, or acquires anew: a shared lock (a read
+ * lock, a semaphore's permit) in Redis; an exclusive lock through the owner's turn in the local queue, then from a
+ * hand-over or in Redis; with replica sync, confirmed by the replicas or undone and tried again. Each step starts
+ * the next when it ends, on whichever thread ended it: no thread waits. The caller's side: its
+ * {@linkplain #result() result}, giving up ({@link #cancel()}), and waiting for it on a thread
+ * ({@link #await(boolean)}). Thread-safe.
  */
-final class Acquisition extends PendingAcquisition {
+final class Acquisition {
+
+	private final CompletableFuture<@Nullable Hold> result = new CompletableFuture<>();
 
 	private final HoldAcquirer acquirer;
 
@@ -22,8 +29,7 @@ final class Acquisition extends PendingAcquisition {
 
 	private final String redisKey;
 
-	/** The owner id in Redis of the attempt under way (see {@link HoldAcquirer#newAttempt(long)}). */
-	private String owner = "";
+	private final LockKind kind;
 
 	private final @Nullable Thread thread;
 
@@ -35,23 +41,89 @@ final class Acquisition extends PendingAcquisition {
 
 	private final boolean tryOnce;
 
+	/** The {@link System#nanoTime()} to give up at. */
 	private final long deadline;
 
-	/** The key's permit count: 1 for a lock, more for a semaphore. */
-	private final int permits;
+	private volatile boolean cancelled;
 
-	Acquisition(HoldAcquirer acquirer, HoldId id, String redisKey, @Nullable Thread thread, long leaseMillis,
-			boolean autoRenew, long holdAtLeastNanos, boolean tryOnce, long deadline, int permits) {
-		this.permits = permits;
+	/** Ends the step that waits now, if one does: a turn in the local queue, or a wait in Redis. */
+	private volatile @Nullable Runnable waitingStep;
+
+	/**
+	 * @param acquirer the client's acquire side
+	 * @param request what to acquire (checked when it was built)
+	 * @param id the lock and the owner: a thread's id, or a negative number for an owner that is not a thread
+	 * @param kind the kind of lock
+	 * @param thread the owner thread, or {@code null} for an owner that is not a thread
+	 */
+	Acquisition(HoldAcquirer acquirer, LockRequest request, HoldId id, LockKind kind, @Nullable Thread thread) {
+		Duration timeout = request.timeout();
 		this.acquirer = acquirer;
 		this.id = id;
-		this.redisKey = redisKey;
+		this.redisKey = acquirer.keyPrefix + id.key();
+		this.kind = kind;
 		this.thread = thread;
-		this.leaseMillis = leaseMillis;
-		this.autoRenew = autoRenew;
-		this.holdAtLeastNanos = holdAtLeastNanos;
-		this.tryOnce = tryOnce;
-		this.deadline = deadline;
+		this.leaseMillis = request.lease().toMillis();
+		this.autoRenew = request.autoRenew();
+		this.holdAtLeastNanos = HoldAcquirer.saturatedNanos(request.holdAtLeast());
+		this.tryOnce = timeout != null && timeout.isZero();
+		this.deadline = (timeout == null) ? Long.MAX_VALUE : System.nanoTime() + HoldAcquirer.saturatedNanos(timeout);
+	}
+
+	/**
+	 * Returns the outcome.
+	 * @return completes with the hold (new, or re-entered), or {@code null} if the deadline passed first or it
+	 * was {@linkplain #cancel() cancelled}; fails with a {@link io.github.distributedlock.core.LockLostException}
+	 * if a re-entry finds the lock lost, an {@link IllegalMonitorStateException} for an upgrade (write while
+	 * holding read), an {@link IllegalStateException} if the key is a lock of the other kind, a
+	 * {@link DistributedLockException} if Redis could not be reached
+	 */
+	CompletableFuture<@Nullable Hold> result() {
+		return this.result;
+	}
+
+	/**
+	 * Gives up: a wait ends within a round trip and the result completes with {@code null}, unless the lock was
+	 * acquired meanwhile (a try in flight, a grant, a hand-over), which then wins and completes the result with
+	 * the hold.
+	 */
+	void cancel() {
+		this.cancelled = true;
+		Runnable step = this.waitingStep;
+		if (step != null) {
+			step.run();
+		}
+	}
+
+	/**
+	 * Waits on the calling thread for the outcome. An interrupt, when {@code interruptible}, cancels the
+	 * acquisition; if the lock was acquired at that moment the hold is returned and the interrupt status set again.
+	 * @param interruptible whether an interrupt ends the wait; otherwise it goes on and the interrupt status is
+	 * set again on return
+	 * @return the hold, or {@code null} if not acquired in time
+	 * @throws InterruptedException if interruptible, interrupted, and not acquired
+	 * @throws RuntimeException what the acquisition failed with (see {@link #result()})
+	 */
+	@Nullable Hold await(boolean interruptible) throws InterruptedException {
+		if (!interruptible) {
+			return ScriptExecutor.await(this.result);
+		}
+		try {
+			return this.result.get();
+		}
+		catch (ExecutionException ex) {
+			throw ScriptExecutor.unwrap(ex);
+		}
+		catch (InterruptedException ex) {
+			cancel();
+			// a cancelled acquisition ends within a round trip: with the lock, if a try in flight got it
+			Hold hold = ScriptExecutor.await(this.result);
+			if (hold == null) {
+				throw ex;
+			}
+			Thread.currentThread().interrupt();
+			return hold;
+		}
 	}
 
 	/** Takes the first step, on the calling thread; each step starts the next. */
@@ -62,8 +134,8 @@ final class Acquisition extends PendingAcquisition {
 				return;
 			}
 			Hold held = this.acquirer.holds.get(this.id);
-			if (held != null && held.permits != this.permits) {
-				throw LockCommands.otherPermits(this.id.type(), this.id.key(), this.redisKey, this.permits, held.permits);
+			if (held != null && held.permits() != this.kind.permits()) {
+				throw LockKind.otherPermits(this.kind, this.id.key(), this.redisKey, held.permits());
 			}
 			if (held != null) {
 				this.acquirer.reenter(held, this.leaseMillis).whenComplete((reentered, ex) -> guard(() -> {
@@ -107,50 +179,50 @@ final class Acquisition extends PendingAcquisition {
 	}
 
 	/**
-	 * Acquires a lock the owner does not hold: a read lock in Redis; an exclusive lock through the local queue,
-	 * from a hand-over or in Redis.
+	 * Acquires a lock the owner does not hold, as a new attempt: a shared lock in Redis; an exclusive lock through
+	 * the local queue, from a hand-over or in Redis.
 	 */
 	private void acquireNew() {
-		this.owner = this.acquirer.newAttempt(this.id.owner());
-		if (this.id.type() == LockType.READ || this.permits > 1) {
+		Attempt attempt = new Attempt(this.id, this.redisKey, this.kind, this.acquirer.newAttempt(this.id.owner()),
+				this.leaseMillis, this.autoRenew, downgradeFrom());
+		if (!this.kind.queuesLocally()) {
 			// shared: each owner waits in Redis, where a semaphore's waiters queue first come, first served
-			waitInRedis(null, false);
+			waitInRedis(attempt, null, false);
 			return;
 		}
 		// exclusive locks: owners of this client queue locally, so only the head of the queue talks to Redis
 		LocalQueue queue = this.acquirer.queues.join(this.redisKey, this.id.type());
-		LocalWaiter waiter = queue.take(this.owner, this.leaseMillis, this.tryOnce, this.deadline);
+		LocalQueue.Waiter waiter = queue.take(attempt.owner(), this.leaseMillis, this.tryOnce, this.deadline);
 		CompletableFuture<LocalTurn> turn = waiter.turn();
 		if (turn.isDone()) {
-			onTurn(queue, turn.join());
+			onTurn(attempt, queue, turn.join());
 			return;
 		}
 		this.waitingStep = () -> queue.cancel(waiter);
 		if (this.cancelled) {
 			queue.cancel(waiter);
 		}
-		turn.thenAccept((given) -> resume(() -> onTurn(queue, given)));
+		turn.thenAccept((given) -> resume(() -> onTurn(attempt, queue, given)));
 	}
 
-	private void onTurn(LocalQueue queue, LocalTurn turn) {
+	private void onTurn(Attempt attempt, LocalQueue queue, LocalTurn turn) {
 		this.waitingStep = null;
 		if (turn == LocalTurn.TIMED_OUT || turn == LocalTurn.CANCELLED) {
 			leave(queue, false);
 			this.result.complete(null);
 		}
 		else if (turn.handedOver()) {
-			acquired(queue, true, turn.handedOverAt(), turn.token());
+			acquired(attempt, queue, true, turn.handedOverAt(), turn.token());
 		}
 		else {
-			waitInRedis(queue, turn == LocalTurn.HEAD);
+			waitInRedis(attempt, queue, turn == LocalTurn.HEAD);
 		}
 	}
 
-	private void waitInRedis(@Nullable LocalQueue queue, boolean head) {
+	private void waitInRedis(Attempt attempt, @Nullable LocalQueue queue, boolean head) {
 		RedisWait wait;
 		try {
-			wait = this.acquirer.waiting.acquire(this.id.type(), this.permits, this.id.key(), this.redisKey, this.owner,
-					downgradeFrom(), this.leaseMillis, this.tryOnce, this.deadline);
+			wait = this.acquirer.waiting.acquire(attempt, this.tryOnce, this.deadline);
 		}
 		catch (RuntimeException ex) {
 			leave(queue, head);
@@ -170,7 +242,7 @@ final class Acquisition extends PendingAcquisition {
 				this.result.complete(null);
 			}
 			else {
-				acquired(queue, head, acquired.sentAt(), acquired.token());
+				acquired(attempt, queue, head, acquired.sentAt(), acquired.token());
 			}
 		}));
 	}
@@ -184,28 +256,22 @@ final class Acquisition extends PendingAcquisition {
 			return "";
 		}
 		Hold writer = this.acquirer.holds.get(new HoldId(this.id.key(), LockType.WRITE, this.id.owner()));
-		return (writer != null) ? writer.owner : "";
+		return (writer != null) ? writer.owner() : "";
 	}
 
 	/** Records the new hold, and confirms it with the replicas if replica sync is on. */
-	private void acquired(@Nullable LocalQueue queue, boolean head, long sentAt, long token) {
+	private void acquired(Attempt attempt, @Nullable LocalQueue queue, boolean head, long sentAt, long token) {
 		if (this.acquirer.waiting.closed.get()) {
 			// the client closed while this acquisition waited: nothing would renew or release the hold, so it
 			// goes at once
 			leave(queue, head);
-			this.acquirer.commands.withdraw(this.id.type(), this.permits, this.id.key(), this.redisKey, this.owner, true)
-				.whenComplete((done, ex) -> this.result.completeExceptionally(closedClient()));
+			this.kind.withdraw(attempt, true).whenComplete((done, ex) -> this.result.completeExceptionally(closedClient()));
 			return;
 		}
-		Hold hold = this.acquirer.onAcquired(this.id, this.redisKey, this.owner, this.thread, this.leaseMillis,
-				this.autoRenew, sentAt, token, this.permits);
-		if (queue != null) {
-			hold.queue = queue;
-			hold.queueHead = head;
-			if (head && !hold.autoRenew) {
-				// a hard lease: local waiters stop waiting for this holder when its lease ends
-				queue.holderDeadline(hold.confirmedUntil);
-			}
+		Hold hold = this.acquirer.onAcquired(attempt, sentAt, token, this.thread, queue, head);
+		if (queue != null && head && !hold.autoRenew()) {
+			// a hard lease: local waiters stop waiting for this holder when its lease ends
+			queue.holderDeadline(hold.confirmedUntil());
 		}
 		ReplicaSync replicaSync = this.acquirer.replicaSync;
 		if (replicaSync == null) {
@@ -258,9 +324,19 @@ final class Acquisition extends PendingAcquisition {
 		}
 	}
 
+	/** Runs a step; a failure ends the acquisition with it, so that its result always completes. */
+	private void guard(Runnable step) {
+		try {
+			step.run();
+		}
+		catch (RuntimeException | Error ex) {
+			this.result.completeExceptionally(ex);
+		}
+	}
+
 	/** Names the lock and the owner, for the shutdown's log. */
 	String describe() {
-		return "'" + this.id.key() + "' (" + HoldEvents.typeOf(this.id.type(), this.permits) + ", for "
+		return "'" + this.id.key() + "' (" + HoldEvents.typeOf(this.kind) + ", for "
 				+ Hold.holder(this.thread, this.id.owner()) + ")";
 	}
 

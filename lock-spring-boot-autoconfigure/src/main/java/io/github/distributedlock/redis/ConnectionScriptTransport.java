@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.jspecify.annotations.Nullable;
 
@@ -40,9 +39,6 @@ final class ConnectionScriptTransport implements ScriptTransport {
 
 	/** Whether Redis is a cluster, once known. */
 	private volatile @Nullable Boolean cluster;
-
-	/** See {@link #noScriptAnswers()}. */
-	private final AtomicLong noScripts = new AtomicLong();
 
 	ConnectionScriptTransport(RedisConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
@@ -89,7 +85,6 @@ final class ConnectionScriptTransport implements ScriptTransport {
 			if (!ScriptTransport.isNoScript(ex)) {
 				throw ex;
 			}
-			this.noScripts.incrementAndGet();
 			return connection.scriptingCommands().eval(text(script), type, numKeys, keysAndArgs);
 		}
 	}
@@ -126,19 +121,11 @@ final class ConnectionScriptTransport implements ScriptTransport {
 			}
 			else {
 				// NOSCRIPT (or no reply): once more on its own, sending the script
-				if (result instanceof Throwable) {
-					this.noScripts.incrementAndGet();
-				}
 				outcomes.add(eval(scripts.get(i), false, false, 1, keysAndArgs.get(i))
 					.handle((reply, ex) -> (ex != null) ? ex : reply));
 			}
 		}
 		return outcomes;
-	}
-
-	@Override
-	public long noScriptAnswers() {
-		return this.noScripts.get();
 	}
 
 	/**

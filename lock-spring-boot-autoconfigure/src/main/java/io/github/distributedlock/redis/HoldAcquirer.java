@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.github.distributedlock.core.LockLostException;
@@ -44,7 +43,8 @@ final class HoldAcquirer {
 
 	final LocalQueues queues;
 
-	final LockCommands commands;
+	/** The kinds of lock, bound to the client's scripts. */
+	private final LockKinds kinds;
 
 	final WaitingAcquirer waiting;
 
@@ -59,6 +59,9 @@ final class HoldAcquirer {
 	/** Tells the observer and the log of acquisitions and losses. */
 	private final HoldEvents events;
 
+	/** Dates each new hold with the server life that granted it. */
+	private final ServerLife serverLife;
+
 	/** Runs the steps that follow a turn in a local queue (see {@link WaitingAcquirer}). */
 	final Executor resume;
 
@@ -68,23 +71,29 @@ final class HoldAcquirer {
 	 */
 	final Executor background;
 
-	HoldAcquirer(String keyPrefix, String clientId, ConcurrentHashMap<HoldId, Hold> holds,
-			ConcurrentHashMap<HoldId, Acquisition> inFlight, LocalQueues queues,
-			LockCommands commands, WaitingAcquirer waiting, LeaseWatchdog watchdog, @Nullable ReplicaSync replicaSync,
-			HoldReleaser releaser, HoldEvents events, Executor resume, Executor background) {
+	/**
+	 * Makes the acquire side of a session, from its parts made before it.
+	 * @param session the session: its holds, acquisitions under way, local queues, waits in Redis, watchdog,
+	 * replica sync, release side, events and threads
+	 * @param keyPrefix prefix of every Redis key the client writes
+	 * @param kinds the kinds of lock, bound to the session's scripts
+	 * @param serverLife dates each new hold with the server life that granted it
+	 */
+	HoldAcquirer(ClientSession session, String keyPrefix, LockKinds kinds, ServerLife serverLife) {
 		this.keyPrefix = keyPrefix;
-		this.ownerPrefix = clientId + ":";
-		this.holds = holds;
-		this.inFlight = inFlight;
-		this.queues = queues;
-		this.commands = commands;
-		this.waiting = waiting;
-		this.watchdog = watchdog;
-		this.replicaSync = replicaSync;
-		this.releaser = releaser;
-		this.events = events;
-		this.resume = resume;
-		this.background = background;
+		this.ownerPrefix = session.clientId + ":";
+		this.holds = session.holds;
+		this.inFlight = session.acquisitions;
+		this.queues = session.queues;
+		this.kinds = kinds;
+		this.waiting = session.waiting;
+		this.watchdog = session.watchdog;
+		this.replicaSync = session.replicaSync;
+		this.releaser = session.releaser;
+		this.events = session.events;
+		this.serverLife = serverLife;
+		this.resume = session.threads.resume;
+		this.background = session.watchdog.executor();
 	}
 
 	/**
@@ -96,15 +105,8 @@ final class HoldAcquirer {
 	 * was cancelled) first; see {@link Acquisition#result()} for its failures
 	 */
 	Acquisition acquire(LockRequest request, long owner, @Nullable Thread thread) {
-		String key = request.key();
-		Duration timeout = request.timeout();
-		Duration holdAtLeast = request.holdAtLeast();
-		boolean tryOnce = timeout != null && timeout.isZero();
-		long deadline = (timeout == null) ? Long.MAX_VALUE
-				: System.nanoTime() + saturatedNanos(timeout);
-		Acquisition acquisition = new Acquisition(this, new HoldId(key, request.type(), owner), this.keyPrefix + key,
-				thread, request.lease().toMillis(), request.autoRenew(), saturatedNanos(holdAtLeast), tryOnce, deadline,
-				request.permits());
+		Acquisition acquisition = new Acquisition(this, request, new HoldId(request.key(), request.type(), owner),
+				this.kinds.of(request.type(), request.permits()), thread);
 		acquisition.start();
 		return acquisition;
 	}
@@ -131,61 +133,56 @@ final class HoldAcquirer {
 	 * then unknown: the last release releases whatever Redis records)
 	 */
 	CompletableFuture<Boolean> reenter(Hold hold, long leaseMillis) {
-		// under the hold's monitor: a handle closed on another thread must not release it halfway through
-		synchronized (hold) {
-			if (hold.released) {
+		// while the last acquire or renewal still guarantees the lock for a third of the lease or more, a re-entry
+		// needs no round trip; a longer lease, or one nearly run out, is extended in Redis, the re-entry counted
+		// already, so that a release by another handle meanwhile does not release the lock
+		switch (hold.reenter(leaseMillis)) {
+			case RELEASED:
 				return RELEASED_MEANWHILE;
-			}
-			if (hold.lostReason != null) {
-				throw new LockLostException(hold.id.key(), hold.lostReason + "; it cannot be re-entered");
-			}
-			hold.count++;
-			// while the last acquire or renewal still guarantees the lock for a third of the lease or more, a
-			// re-entry needs no round trip; a longer lease, or one nearly run out, is extended in Redis
-			if (leaseMillis <= hold.leaseMillis && hold.confirmedUntil - System.nanoTime() > hold.renewalPeriodNanos()) {
+			case LOCAL:
 				return REENTERED;
-			}
-			// counted already, so that a release by another handle meanwhile does not release the lock
+			default:
+				break;
 		}
 		long sentAt = System.nanoTime();
 		CompletableFuture<ScriptExecutor.Pair> tried;
 		try {
-			tried = this.commands.tryAcquire(hold.id.type(), hold.permits, hold.id.key(), hold.redisKey, hold.owner,
-					"", leaseMillis, true, 0, 0);
+			tried = hold.kind().reenter(hold, leaseMillis);
 		}
 		catch (RuntimeException ex) {
 			tried = CompletableFuture.failedFuture(ex);
 		}
 		return tried.handle((reply, ex) -> {
 			if (ex == null && reply.result() == LockScripts.ACQUIRED) {
-				long confirmed = sentAt + TimeUnit.MILLISECONDS.toNanos(leaseMillis);
-				synchronized (hold) {
-					if (confirmed - hold.confirmedUntil > 0) {
-						hold.confirmedUntil = confirmed;
-					}
-				}
+				hold.confirm(sentAt, leaseMillis);
 				return true;
 			}
 			this.releaser.dropReentry(hold);
 			if (ex != null) {
 				throw ScriptExecutor.unwrap(ex);
 			}
-			String reason = "its lease of " + hold.leaseMillis + " ms ran out before it was re-entered";
+			String reason = "its lease of " + hold.leaseMillis() + " ms ran out before it was re-entered";
 			hold.markLost(reason);
 			this.events.later(() -> this.events.lost(hold));
-			throw new LockLostException(hold.id.key(), reason);
+			throw new LockLostException(hold.key(), reason);
 		});
 	}
 
 	/**
 	 * Records a new hold, tells of it, and has the watchdog renew it if it auto-renews, or watch the end of its
 	 * hard lease.
-	 * @param sentAt the {@link System#nanoTime()} its lease counts from
+	 * @param attempt what was acquired
+	 * @param sentAt the {@link System#nanoTime()} its lease counts from: before the confirming command was sent
+	 * @param token its fencing token
+	 * @param thread the owner thread, or {@code null} for an owner that is not a thread
+	 * @param queue the local queue it was acquired through, or {@code null}
+	 * @param queueHead whether the owner holds the head of {@code queue}
 	 */
-	Hold onAcquired(HoldId id, String redisKey, String owner, @Nullable Thread thread, long leaseMillis,
-			boolean autoRenew, long sentAt, long token, int permits) {
-		Hold hold = new Hold(id, redisKey, owner, thread, leaseMillis, autoRenew, sentAt, token, permits);
-		this.holds.put(id, hold);
+	Hold onAcquired(Attempt attempt, long sentAt, long token, @Nullable Thread thread, @Nullable LocalQueue queue,
+			boolean queueHead) {
+		Grant grant = new Grant(sentAt, token, this.serverLife.generationOf(sentAt));
+		Hold hold = new Hold(attempt, grant, thread, queue, queueHead);
+		this.holds.put(attempt.id(), hold);
 		this.events.acquired(hold);
 		// renewed if it auto-renews, else told lost if its hard lease ends before its release
 		this.watchdog.schedule(hold);

@@ -4,7 +4,6 @@ import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 
-import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockObserver;
 import org.apache.commons.logging.Log;
@@ -49,13 +48,13 @@ final class HoldEvents {
 
 	void acquired(Hold hold) {
 		if (logger.isDebugEnabled()) {
-			logger.debug("Acquired lock '" + hold.id.key() + "' (" + typeOf(hold) + ") for " + hold.owner
-					+ ", lease " + hold.leaseMillis + " ms, fencing token " + hold.token);
+			logger.debug("Acquired lock '" + hold.key() + "' (" + typeOf(hold) + ") for " + hold.owner()
+					+ ", lease " + hold.leaseMillis() + " ms, fencing token " + hold.token());
 		}
 		LockObserver current = this.observer;
 		if (current != LockObserver.NONE) {
 			try {
-				current.acquired(hold.id.key(), hold.id.type(), hold.permits);
+				current.acquired(hold.key(), hold.type(), hold.permits());
 			}
 			catch (RuntimeException ex) {
 				observerFailed(ex);
@@ -71,15 +70,15 @@ final class HoldEvents {
 		if (lost) {
 			lost(hold);
 		}
-		long heldNanos = System.nanoTime() - hold.acquiredAt;
+		long heldNanos = System.nanoTime() - hold.acquiredAt();
 		if (logger.isDebugEnabled()) {
-			logger.debug("Released lock '" + hold.id.key() + "' (" + typeOf(hold) + ") of " + hold.owner
+			logger.debug("Released lock '" + hold.key() + "' (" + typeOf(hold) + ") of " + hold.owner()
 					+ " after " + heldNanos / 1_000_000 + " ms" + (lost ? ", which was lost" : ""));
 		}
 		LockObserver current = this.observer;
 		if (current != LockObserver.NONE) {
 			try {
-				current.released(hold.id.key(), hold.id.type(), hold.permits, heldNanos, lost);
+				current.released(hold.key(), hold.type(), hold.permits(), heldNanos, lost);
 			}
 			catch (RuntimeException ex) {
 				observerFailed(ex);
@@ -89,43 +88,26 @@ final class HoldEvents {
 
 	/** Tells the loss of a hold marked lost, unless it was told already. */
 	void lost(Hold hold) {
-		String reason = hold.lostReason;
-		if (reason == null || !hold.reportLoss()) {
+		String reason = hold.lostReason();
+		if (reason == null || !hold.claimLossReport()) {
 			return;
 		}
-		logger.warn("Lock '" + hold.id.key() + "' (" + typeOf(hold) + ") held by " + hold.owner + " was lost: "
+		logger.warn("Lock '" + hold.key() + "' (" + typeOf(hold) + ") held by " + hold.owner() + " was lost: "
 				+ reason);
 		// the holder's work first (whenLost, onLost = INTERRUPT): it is what may still write
-		hold.lossSignal.signal(new LockLostException(hold.id.key(), reason));
-		releaseLocalWaiters(hold);
+		hold.lossSignal().signal(new LockLostException(hold.key(), reason));
+		hold.releaseLocalWaiters();
 		try {
-			this.observer.lost(hold.id.key(), hold.id.type(), hold.permits, reason);
+			this.observer.lost(hold.key(), hold.type(), hold.permits(), reason);
 		}
 		catch (RuntimeException ex) {
 			observerFailed(ex);
 		}
 	}
 
-	/**
-	 * A hold known lost blocks no waiter of its own client: other instances may take the lock meanwhile, and
-	 * waiting for its release (often that of a holder that hung, which is why it was lost) would stall only this
-	 * client's work. Not once it is released: its queue has a new head then.
-	 */
-	private static void releaseLocalWaiters(Hold hold) {
-		LocalQueue queue = hold.queue;
-		if (queue == null) {
-			return;
-		}
-		synchronized (hold) {
-			if (!hold.released && hold.queueHead) {
-				queue.headLost();
-			}
-		}
-	}
-
 	void renewalFailed(Hold hold) {
 		try {
-			this.observer.renewalFailed(hold.id.key(), hold.id.type(), hold.permits);
+			this.observer.renewalFailed(hold.key(), hold.type(), hold.permits());
 		}
 		catch (RuntimeException ex) {
 			observerFailed(ex);
@@ -139,14 +121,14 @@ final class HoldEvents {
 	 * @param failure why
 	 */
 	void releaseFailed(Hold hold, RuntimeException failure) {
-		String lostReason = hold.lostReason;
-		logger.warn("Could not release lock '" + hold.id.key() + "' (" + typeOf(hold) + ") of " + hold.owner + " ("
+		String lostReason = hold.lostReason();
+		logger.warn("Could not release lock '" + hold.key() + "' (" + typeOf(hold) + ") of " + hold.owner() + " ("
 				+ failure.getMessage() + "); " + ((lostReason != null) ? "it was lost already (" + lostReason
 						+ "), and its holder was told so" : "the work under it completed and stands")
-				+ "; the release is retried while its lease of " + hold.leaseMillis + " ms lasts, else the lock ends "
+				+ "; the release is retried while its lease of " + hold.leaseMillis() + " ms lasts, else the lock ends "
 				+ "with it");
 		try {
-			this.observer.releaseFailed(hold.id.key(), hold.id.type(), hold.permits);
+			this.observer.releaseFailed(hold.key(), hold.type(), hold.permits());
 		}
 		catch (RuntimeException ex) {
 			observerFailed(ex);
@@ -158,12 +140,12 @@ final class HoldEvents {
 	 * {@code SEMAPHORE} for a permit of a semaphore (the name the meters and the endpoint use, in capitals).
 	 */
 	static String typeOf(Hold hold) {
-		return typeOf(hold.id.type(), hold.permits);
+		return typeOf(hold.kind());
 	}
 
 	/** Names a lock's kind for the log, as {@link #typeOf(Hold)} does, for a lock not held yet. */
-	static String typeOf(LockType type, int permits) {
-		return type.nameWith(permits).toUpperCase(Locale.ROOT);
+	static String typeOf(LockKind kind) {
+		return kind.name().toUpperCase(Locale.ROOT);
 	}
 
 	private static void observerFailed(RuntimeException ex) {

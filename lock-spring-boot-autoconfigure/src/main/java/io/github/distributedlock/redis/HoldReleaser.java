@@ -4,8 +4,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.HoldState;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.redis.Hold.HoldId;
 import org.apache.commons.logging.Log;
@@ -16,8 +16,8 @@ import org.jspecify.annotations.Nullable;
  * The release side of a {@link RedisLockClient}: counts an owner's or a handle's releases down, and releases
  * the last one in Redis, handing a reentrant lock to the next local waiter in the same round trip, or keeping
  * it taken by nobody until its minimum hold ends; releases holds whose thread ended (orphans). What holders did
- * not release in time at shutdown is released by {@link ShutdownReleases}, a release whose round trip failed is
- * judged by {@link FailedReleases}. Releases run asynchronously; a blocking caller waits for them. Thread-safe.
+ * not release in time at shutdown is released by {@link ShutdownReleaser}, a release whose round trip failed is
+ * judged by {@link ReleaseFailures}. Releases run asynchronously; a blocking caller waits for them. Thread-safe.
  */
 final class HoldReleaser {
 
@@ -28,8 +28,6 @@ final class HoldReleaser {
 	private final ConcurrentHashMap<HoldId, Hold> holds;
 
 	private final LocalQueues queues;
-
-	private final LockCommands commands;
 
 	private final ShutdownGrace shutdownGrace;
 
@@ -42,27 +40,26 @@ final class HoldReleaser {
 	private final LeaseWatchdog watchdog;
 
 	/** Judges releases whose round trip failed: lost, sent again, or failed. */
-	private final FailedReleases failed;
+	private final ReleaseFailures failed;
 
 	/** Tells a release that ran twice from one that found its lock wiped. */
-	private final ReleaseReplays replays;
+	private final ReleaseReplayCheck replays;
 
 	/**
-	 * Creates the release side of one client.
-	 * @param closed set once the client is closed: a hold released at shutdown is then not released again
+	 * Makes the release side of a session, from its parts made before it.
+	 * @param session the session: its holds, local queues, shutdown grace, closed flag (once set, a hold released
+	 * at shutdown is not released again), events and watchdog
+	 * @param replays tells a release that ran twice from one that found its lock wiped
 	 */
-	HoldReleaser(ConcurrentHashMap<HoldId, Hold> holds, LocalQueues queues, LockCommands commands,
-			ShutdownGrace shutdownGrace, AtomicBoolean closed, HoldEvents events, LeaseWatchdog watchdog,
-			ReleaseReplays replays) {
+	HoldReleaser(ClientSession session, ReleaseReplayCheck replays) {
 		this.replays = replays;
-		this.failed = new FailedReleases(commands, closed, events);
-		this.holds = holds;
-		this.queues = queues;
-		this.commands = commands;
-		this.shutdownGrace = shutdownGrace;
-		this.closed = closed;
-		this.events = events;
-		this.watchdog = watchdog;
+		this.failed = new ReleaseFailures(session.closed, session.events, replays);
+		this.holds = session.holds;
+		this.queues = session.queues;
+		this.shutdownGrace = session.shutdownGrace;
+		this.closed = session.closed;
+		this.events = session.events;
+		this.watchdog = session.watchdog;
 	}
 
 	/**
@@ -75,24 +72,22 @@ final class HoldReleaser {
 	 * shutdown), a {@link DistributedLockException} if Redis could not be reached (the lock ends with its lease)
 	 */
 	CompletableFuture<Void> release(Hold hold, boolean byHandle) {
-		String key = hold.id.key();
-		synchronized (hold) {
-			if (byHandle) {
-				hold.handles--;
-			}
-			if (hold.released) {
-				return CompletableFuture.failedFuture(new IllegalMonitorStateException(
-						"Lock '" + key + "' (" + hold.id.type() + ") was released already"));
-			}
-			if (--hold.count > 0) {
-				// an inner release: the lock stays held, no round trip; report a loss this client knows of
-				return hold.isKnownLost() ? CompletableFuture.failedFuture(new LockLostException(key, hold.lostReason))
-						: DONE;
-			}
-			hold.released = true;
+		String key = hold.key();
+		// counted before the hold reads as released, so that the shutdown waits for its round trip
+		this.shutdownGrace.releaseStarted();
+		HoldState.Release step = hold.release(byHandle);
+		if (step == HoldState.Release.LAST) {
 			removeHold(hold);
+			return releaseLast(hold);
 		}
-		return releaseLast(hold);
+		this.shutdownGrace.releaseEnded();
+		if (step == HoldState.Release.ALREADY_RELEASED) {
+			return CompletableFuture.failedFuture(new IllegalMonitorStateException(
+					"Lock '" + key + "' (" + hold.type() + ") was released already"));
+		}
+		// an inner release: the lock stays held, no round trip; report a loss this client knows of
+		return hold.isKnownLost() ? CompletableFuture.failedFuture(new LockLostException(key, hold.lostReason()))
+				: DONE;
 	}
 
 	/**
@@ -101,31 +96,30 @@ final class HoldReleaser {
 	 * @param hold the hold
 	 */
 	void dropReentry(Hold hold) {
-		synchronized (hold) {
-			if (hold.released || --hold.count > 0) {
-				return;
-			}
-			hold.released = true;
-			removeHold(hold);
+		this.shutdownGrace.releaseStarted();
+		if (!hold.dropReentry()) {
+			this.shutdownGrace.releaseEnded();
+			return;
 		}
+		removeHold(hold);
 		releaseLast(hold).whenComplete((done, ex) -> {
 			if (ex != null) {
-				logger.debug("Released lock '" + hold.id.key() + "' after a failed re-entry", ex);
+				logger.debug("Released lock '" + hold.key() + "' after a failed re-entry", ex);
 			}
 		});
 	}
 
 	/** Releases the last hold of a hold, removed from the client's holds already, and tells how it went. */
 	private CompletableFuture<Void> releaseLast(Hold hold) {
-		String key = hold.id.key();
-		if (this.closed.get() && hold.lostReason != null) {
+		String key = hold.key();
+		if (this.closed.get() && hold.lostReason() != null) {
 			// released at shutdown already, and the connection factory may be stopped: no round trip
 			this.shutdownGrace.releaseEnded();
 			leaveQueueOf(hold, false, null);
 			this.events.released(hold, true);
-			return CompletableFuture.failedFuture(new LockLostException(key, hold.lostReason));
+			return CompletableFuture.failedFuture(new LockLostException(key, hold.lostReason()));
 		}
-		String toldLoss = hold.lostReason;
+		String toldLoss = hold.lostReason();
 		if (toldLoss != null) {
 			// told lost already: the caller learns it now, not after a round trip to a Redis that may not answer
 			// (often the loss's cause); the release still goes out, to remove this attempt's entry if Redis has it
@@ -141,13 +135,13 @@ final class HoldReleaser {
 				this.events.released(hold, false);
 				throw ScriptExecutor.unwrap(ex);
 			}
-			if (result == FailedReleases.PENDING && hold.lostReason == null) {
+			if (result == ReleaseFailures.PENDING && hold.lostReason() == null) {
 				// the work under the lock completed: a release that cannot reach Redis now must not undo its result
 				this.events.released(hold, false);
 				return null;
 			}
-			if (result == LockScripts.NOT_HELD || hold.lostReason != null) {
-				String reason = (hold.lostReason != null) ? hold.lostReason : hold.goneAtRelease();
+			if (result == LockScripts.NOT_HELD || hold.lostReason() != null) {
+				String reason = (hold.lostReason() != null) ? hold.lostReason() : hold.goneAtRelease();
 				throw lostAtRelease(hold, reason);
 			}
 			this.events.released(hold, false);
@@ -165,7 +159,7 @@ final class HoldReleaser {
 			// the loss, told first, is published as an event: not on the I/O thread this may run on
 			this.events.later(() -> this.events.released(hold, true));
 		}
-		return new LockLostException(hold.id.key(), reason);
+		return new LockLostException(hold.key(), reason);
 	}
 
 	/**
@@ -174,29 +168,29 @@ final class HoldReleaser {
 	 * reached
 	 */
 	private CompletableFuture<Long> releaseInRedis(Hold hold) {
-		String key = hold.id.key();
+		String key = hold.key();
 		long keepMillis = hold.keepMillis();
 		// the next local waiter, if any, gets the lock in the same round trip as this release
-		LocalQueue queue = hold.queue;
-		LocalWaiter next = (keepMillis <= 0 && queue != null && hold.queueHead && hold.id.type() == LockType.REENTRANT
-				&& hold.lostReason == null) ? queue.reserveNext() : null;
-		ReleaseReplays.Sent sent = this.replays.sending();
+		LocalQueue queue = hold.queue();
+		LocalQueue.Waiter next = (keepMillis <= 0 && queue != null && hold.isQueueHead() && hold.kind().handsOverLocally()
+				&& hold.lostReason() == null) ? queue.reserveNext() : null;
+		ReleaseReplayCheck.Sent sent = this.replays.sending();
 		long sentAt = sent.at();
 		CompletableFuture<ScriptExecutor.Pair> released;
 		try {
-			released = (keepMillis > 0) ? this.commands.keep(hold, keepMillis).thenApply((kept) -> new ScriptExecutor.Pair(kept, 0))
-					: this.commands.release(hold, next);
+			released = (keepMillis > 0) ? hold.kind().keep(hold, keepMillis).thenApply(KindScripts::withoutToken)
+					: hold.kind().release(hold, next);
 		}
 		catch (RuntimeException ex) {
 			released = CompletableFuture.failedFuture(ex);
 		}
-		return released.handle((reply, ex) -> {
+		return released.<CompletableFuture<Long>>handle((reply, ex) -> {
 			boolean handedOver = ex == null && next != null && reply.result() == LockScripts.HANDED_OVER;
 			try {
 				if (handedOver) {
 					queue.handedOver(next, sentAt, reply.token());
 					if (WaitLog.handOvers()) {
-						WaitLog.handedOver(key, hold.id.type(), hold.owner, reply.token());
+						WaitLog.handedOver(key, hold.type(), hold.owner(), reply.token());
 					}
 				}
 			}
@@ -205,14 +199,14 @@ final class HoldReleaser {
 				this.shutdownGrace.releaseEnded();
 			}
 			if (ex != null) {
-				return this.failed.judge(hold, ScriptExecutor.unwrap(ex), sentAt);
+				return CompletableFuture.completedFuture(this.failed.judge(hold, ScriptExecutor.unwrap(ex), sentAt));
 			}
-			if (reply.result() == LockScripts.NOT_HELD && hold.lostReason == null) {
+			if (reply.result() == LockScripts.NOT_HELD && hold.lostReason() == null) {
 				// a release Lettuce sent again after a reconnect, or a lock wiped meanwhile
 				return this.replays.notHeld(hold, sent);
 			}
-			return reply.result();
-		});
+			return CompletableFuture.completedFuture(reply.result());
+		}).thenCompose((result) -> result);
 	}
 
 	/**
@@ -225,8 +219,8 @@ final class HoldReleaser {
 			RuntimeException failure = (ex != null) ? ScriptExecutor.unwrap(ex) : null;
 			if (failure != null && !(failure instanceof LockLostException)) {
 				// lost: gone already, nothing to undo
-				logger.warn("Could not undo the acquisition of lock '" + hold.id.key() + "' that too few replicas "
-						+ "acknowledged; it ends with its lease of " + hold.leaseMillis + " ms", failure);
+				logger.warn("Could not undo the acquisition of lock '" + hold.key() + "' that too few replicas "
+						+ "acknowledged; it ends with its lease of " + hold.leaseMillis() + " ms", failure);
 			}
 			return null;
 		});
@@ -238,14 +232,12 @@ final class HoldReleaser {
 	 * @return completes when done; fails if Redis could not be reached
 	 */
 	CompletableFuture<Void> releaseOrphan(Hold hold) {
-		synchronized (hold) {
-			if (!hold.isOrphaned()) {
-				return DONE;
-			}
-			hold.released = true;
-			hold.count = 0;
-			removeHold(hold);
+		this.shutdownGrace.releaseStarted();
+		if (!hold.releaseIfOrphaned()) {
+			this.shutdownGrace.releaseEnded();
+			return DONE;
 		}
+		removeHold(hold);
 		logger.warn("Releasing lock " + ShutdownGrace.describe(hold) + ": that thread ended without releasing it "
 				+ "(a Lock must be unlocked by the thread that locked it, before it ends)");
 		return releaseInRedis(hold).handle((result, ex) -> {
@@ -259,12 +251,12 @@ final class HoldReleaser {
 	}
 
 	/**
-	 * Removes a released hold. The shutdown counts its Redis release as in flight from here until
-	 * {@link #releaseInRedis} ends, so that the connection factory is not stopped under that round trip.
+	 * Removes a released hold. The shutdown counts its Redis release as in flight from before the hold read as
+	 * released until {@link #releaseInRedis} ends, so that the connection factory is not stopped under that round
+	 * trip.
 	 */
 	private void removeHold(Hold hold) {
-		this.shutdownGrace.releaseStarted();
-		this.holds.remove(hold.id, hold);
+		this.holds.remove(hold.id(), hold);
 		this.watchdog.unschedule(hold);
 	}
 
@@ -272,13 +264,13 @@ final class HoldReleaser {
 	 * Leaves the local queue after the Redis release: unless the lock was handed over, the next local waiter
 	 * (the reserved one, if a hand-over did not happen) becomes the head and goes to Redis, finding it free.
 	 */
-	private void leaveQueueOf(Hold hold, boolean handedOver, @Nullable LocalWaiter reserved) {
-		LocalQueue queue = hold.queue;
+	private void leaveQueueOf(Hold hold, boolean handedOver, LocalQueue.@Nullable Waiter reserved) {
+		LocalQueue queue = hold.queue();
 		if (queue != null) {
-			if (hold.queueHead && !handedOver) {
+			if (hold.isQueueHead() && !handedOver) {
 				queue.leave(reserved);
 			}
-			this.queues.leave(hold.redisKey, hold.id.type());
+			this.queues.leave(hold.redisKey(), hold.type());
 		}
 	}
 

@@ -15,7 +15,7 @@ import org.apache.commons.logging.LogFactory;
  * renewal confirms the lease from when it was sent and sets the next renewal a third of the lease later; a
  * lock found gone is lost; a failure is retried after a third of what is left of the lease, but no sooner than
  * {@link #retryGapNanos(long)} (50 ms for leases of 500 ms and more), and the hold is lost once the lease ran out
- * without a renewal, or while a renewal went unanswered ({@link UnansweredRenewals}). Each hold's outcome is
+ * without a renewal, or while a renewal went unanswered ({@link LeaseRenewalWatch}). Each hold's outcome is
  * recorded when its own reply comes, so
  * a slow reply (a cluster node that answers late) delays no other hold of the batch. Thread-safe.
  */
@@ -29,14 +29,14 @@ final class LeaseRenewer {
 	 */
 	static final long RETRY_GAP_MILLIS = 50;
 
-	private final LockCommands commands;
+	private final LeaseRenewalScripts renewals;
 
 	private final HoldEvents events;
 
-	private final UnansweredRenewals unanswered;
+	private final LeaseRenewalWatch unanswered;
 
-	LeaseRenewer(LockCommands commands, HoldEvents events, UnansweredRenewals unanswered) {
-		this.commands = commands;
+	LeaseRenewer(LeaseRenewalScripts renewals, HoldEvents events, LeaseRenewalWatch unanswered) {
+		this.renewals = renewals;
 		this.events = events;
 		this.unanswered = unanswered;
 	}
@@ -63,7 +63,7 @@ final class LeaseRenewer {
 				outcomes.add(CompletableFuture.completedFuture(new ScriptExecutor.Outcome(0, failure)));
 			}
 		}
-		UnansweredRenewals.Watch watch = this.unanswered.watch(due);
+		LeaseRenewalWatch.Watch watch = this.unanswered.watch(due);
 		List<CompletableFuture<Void>> recorded = new ArrayList<>(due.size());
 		for (int i = 0; i < due.size(); i++) {
 			Hold hold = due.get(i);
@@ -92,11 +92,11 @@ final class LeaseRenewer {
 
 	private List<CompletableFuture<ScriptExecutor.Outcome>> send(List<Hold> due) {
 		if (due.size() == 1) {
-			return List.of(this.commands.renew(due.get(0))
+			return List.of(this.renewals.renew(due.get(0))
 				.handle((result, ex) -> (ex != null) ? new ScriptExecutor.Outcome(0, asLockFailure(ex))
 						: new ScriptExecutor.Outcome(result, null)));
 		}
-		return this.commands.renewAll(due);
+		return this.renewals.renewAll(due);
 	}
 
 	private static DistributedLockException asLockFailure(Throwable ex) {
@@ -111,16 +111,13 @@ final class LeaseRenewer {
 	 * a value of another type now (see {@code reentrant_renew_all.lua}).
 	 */
 	private void renewed(Hold hold, long result, long sentAt) {
-		hold.retrying = false;
 		if (result == 1) {
-			hold.confirmedUntil = sentAt + TimeUnit.MILLISECONDS.toNanos(hold.leaseMillis);
-			hold.nextRenewal = sentAt + hold.renewalPeriodNanos();
+			hold.renewed(sentAt);
 		}
-		else if (!hold.released) {
-			hold.markLost((result == -1)
-					? "the watchdog found its Redis key '" + hold.redisKey + "' overwritten with a value that is no lock"
-					: "the watchdog found it gone when it renewed it (it expired, was deleted or was force-released in "
-							+ "Redis)");
+		else if (hold.markLostIfHeld((result == -1)
+				? "the watchdog found its Redis key '" + hold.redisKey() + "' overwritten with a value that is no lock"
+				: "the watchdog found it gone when it renewed it (it expired, was deleted or was force-released in "
+						+ "Redis)")) {
 			this.events.later(() -> this.events.lost(hold));
 		}
 	}
@@ -139,18 +136,15 @@ final class LeaseRenewer {
 
 	private void renewalFailed(Hold hold, RuntimeException ex) {
 		this.events.later(() -> this.events.renewalFailed(hold));
-		if (System.nanoTime() - hold.confirmedUntil >= 0) {
-			hold.markLost("it could not be renewed for longer than its lease of " + hold.leaseMillis + " ms ("
+		// tried again after another third of what is left, not at once: Redis may take a while to return
+		if (hold.renewalFailed(System.nanoTime(), retryGapNanos(hold.leaseMillis()))) {
+			hold.markLost("it could not be renewed for longer than its lease of " + hold.leaseMillis() + " ms ("
 					+ ex.getMessage() + ")");
 			this.events.later(() -> this.events.lost(hold));
 		}
 		else {
-			// try again after another third of what is left, not at once: Redis may take a while to return
-			long now = System.nanoTime();
-			hold.retrying = true;
-			hold.nextRenewal = now + Math.max(retryGapNanos(hold.leaseMillis), (hold.confirmedUntil - now) / 3);
 			if (logger.isWarnEnabled()) {
-				logger.warn("Could not renew lock '" + hold.id.key() + "'; retrying while its lease lasts", ex);
+				logger.warn("Could not renew lock '" + hold.key() + "'; retrying while its lease lasts", ex);
 			}
 		}
 	}

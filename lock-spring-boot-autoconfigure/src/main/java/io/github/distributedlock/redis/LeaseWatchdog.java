@@ -44,8 +44,8 @@ final class LeaseWatchdog implements AutoCloseable {
 	private static final int MAX_BATCHES_IN_FLIGHT = 4;
 
 	private static final Comparator<Hold> BY_DUE_TIME = (a, b) -> {
-		int due = Long.compare(a.scheduledAt - b.scheduledAt, 0);
-		return (due != 0) ? due : Long.compare(a.seq, b.seq);
+		int due = Long.compare(a.scheduledAt() - b.scheduledAt(), 0);
+		return (due != 0) ? due : Long.compare(a.seq(), b.seq());
 	};
 
 	/**
@@ -55,7 +55,7 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	private final LeaseRenewer renewer;
 
-	private final EndedLeases endedLeases;
+	private final LeaseEndCheck endedLeases;
 
 	private final ScheduledExecutorService timer;
 
@@ -78,13 +78,13 @@ final class LeaseWatchdog implements AutoCloseable {
 
 	/**
 	 * @param threadName prefix of its threads' names
-	 * @param commands renews holds in Redis
+	 * @param renewals renews holds in Redis
 	 * @param events tells the observer and the log of losses and failed renewals
 	 * @param timer runs the sweeps
 	 */
-	LeaseWatchdog(String threadName, LockCommands commands, HoldEvents events, ScheduledExecutorService timer) {
-		this.renewer = new LeaseRenewer(commands, events, new UnansweredRenewals(timer, events));
-		this.endedLeases = new EndedLeases(events);
+	LeaseWatchdog(String threadName, LeaseRenewalScripts renewals, HoldEvents events, ScheduledExecutorService timer) {
+		this.renewer = new LeaseRenewer(renewals, events, new LeaseRenewalWatch(timer, events));
+		this.endedLeases = new LeaseEndCheck(events);
 		this.timer = timer;
 		this.renewals = new ThreadPoolExecutor(MAX_BATCHES_IN_FLIGHT, MAX_BATCHES_IN_FLIGHT, 10, TimeUnit.SECONDS,
 				new LinkedBlockingQueue<>(), daemonThreads(threadName + "-renewal"));
@@ -108,14 +108,14 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	/**
-	 * Schedules a new (or renewed) auto-renew hold for its next renewal, at {@link Hold#nextRenewal}, or a
-	 * hard-lease hold for the end of its lease, at {@link Hold#confirmedUntil}.
+	 * Schedules a new (or renewed) auto-renew hold for its next renewal, or a hard-lease hold for the end of its
+	 * lease (see {@link Hold#scheduleNext()}).
 	 * @param hold the hold, not in the schedule now
 	 */
 	void schedule(Hold hold) {
-		hold.scheduledAt = hold.autoRenew ? hold.nextRenewal : hold.confirmedUntil;
+		long at = hold.scheduleNext();
 		this.schedule.add(hold);
-		sweepBy(hold.scheduledAt);
+		sweepBy(at);
 	}
 
 	/**
@@ -159,7 +159,7 @@ final class LeaseWatchdog implements AutoCloseable {
 			return;
 		}
 		if (this.inFlight.get() >= MAX_BATCHES_IN_FLIGHT) {
-			// the holds due meanwhile cannot be renewed: those whose lease ends are lost then (see EndedLeases)
+			// the holds due meanwhile cannot be renewed: those whose lease ends are lost then (see LeaseEndCheck)
 			long next = this.endedLeases.loseDueWhileStuck(this.schedule, this::leaseEnded);
 			if (next != Long.MAX_VALUE) {
 				sweepBy(next);
@@ -174,12 +174,12 @@ final class LeaseWatchdog implements AutoCloseable {
 			// renewed a little early (a quarter of its period at most) when that joins it to this batch: the
 			// holds of a batch are renewed at one moment, so they stay due together, in one script; a retry
 			// after a failure waits its turn (see LeaseRenewer#retryGapNanos), and a hard lease its end
-			long early = (first.retrying || !first.autoRenew) ? 0 : first.renewalPeriodNanos() / 4;
-			if (first.scheduledAt - now > early) {
+			long early = (first.isRetrying() || !first.autoRenew()) ? 0 : first.renewalPeriodNanos() / 4;
+			if (first.scheduledAt() - now > early) {
 				this.schedule.add(first);
 				break;
 			}
-			if (!first.autoRenew) {
+			if (!first.autoRenew()) {
 				leasesEnded.add(first);
 			}
 			else if (first.startRenewal()) {
@@ -200,7 +200,7 @@ final class LeaseWatchdog implements AutoCloseable {
 			}
 		}
 		if (first != null) {
-			sweepBy(first.scheduledAt);
+			sweepBy(first.scheduledAt());
 		}
 	}
 
@@ -239,12 +239,7 @@ final class LeaseWatchdog implements AutoCloseable {
 	}
 
 	private void renewalEnded(Hold hold) {
-		boolean again;
-		synchronized (hold) {
-			hold.renewing = false;
-			again = !hold.released && hold.lostReason == null;
-		}
-		if (again && !this.closed) {
+		if (hold.endRenewal() && !this.closed) {
 			schedule(hold);
 		}
 	}
@@ -258,7 +253,7 @@ final class LeaseWatchdog implements AutoCloseable {
 			released = CompletableFuture.failedFuture(ex);
 		}
 		return released.exceptionally((ex) -> {
-			logger.warn("Could not release lock '" + hold.id.key() + "' of an ended thread; it ends with its lease",
+			logger.warn("Could not release lock '" + hold.key() + "' of an ended thread; it ends with its lease",
 					ScriptExecutor.unwrap(ex));
 			return null;
 		});

@@ -13,7 +13,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import io.lettuce.core.ScriptOutputType;
@@ -48,9 +47,6 @@ final class LettuceScriptTransport implements ScriptTransport {
 			TimeUnit.SECONDS, new SynchronousQueue<>(), LeaseWatchdog.daemonThreads("distributed-lock-connect"));
 
 	private final LettuceConnectionFactory connectionFactory;
-
-	/** See {@link #noScriptAnswers()}. */
-	private final AtomicLong noScripts = new AtomicLong();
 
 	/** The shared connection's commands, while it is open: asked for again only when it was closed. */
 	private volatile @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
@@ -148,14 +144,8 @@ final class LettuceScriptTransport implements ScriptTransport {
 				if (!ScriptTransport.isNoScript(ex)) {
 					return CompletableFuture.failedFuture(ex);
 				}
-				this.noScripts.incrementAndGet();
 				return commands.<Object>eval(text(script), type, keys, args).toCompletableFuture();
 			});
-	}
-
-	@Override
-	public long noScriptAnswers() {
-		return this.noScripts.get();
 	}
 
 	@Override

@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  * <li><b>hand-over</b>: the head {@linkplain #reserveNext() reserves} the next waiter, which can then no
  * longer give up, moves the ownership to it in Redis in the same round trip as its release, and
- * {@linkplain #handedOver(LocalWaiter, long, long) tells it}: the waiter owns the lock when its turn comes;</li>
- * <li><b>head passed</b> ({@link #leave(LocalWaiter)}): the next waiter becomes the head and acquires in Redis
+ * {@linkplain #handedOver(Waiter, long, long) tells it}: the waiter owns the lock when its turn comes;</li>
+ * <li><b>head passed</b> ({@link #leave(Waiter)}): the next waiter becomes the head and acquires in Redis
  * itself, as when another instance waits for the lock too, or the hand-over failed.</li>
  * </ul>
  * A head whose hard lease ran out (it overran it), or whose hold is known to be lost ({@link #headLost()}), no
@@ -30,18 +30,18 @@ import org.jspecify.annotations.Nullable;
  * without waiting too.
  * <p>
  * Thread-safe: queue changes happen while holding this object's monitor; turns are completed outside it.
- * {@link #members} is the owning map's reference count and changes only inside that map's compute functions.
+ * Its members are counted by the owning map ({@link LocalQueues}), only inside that map's compute functions.
  */
 final class LocalQueue {
 
 	/** Owners that hold, wait for or try this lock now; the map entry goes when it drops to 0. */
-	int members;
+	private int members;
 
 	/** When the head's hard lease ends ({@link System#nanoTime()}), or {@code Long.MAX_VALUE} for none. */
 	private volatile long holderDeadline = Long.MAX_VALUE;
 
 	/** Waiting owners, first come first; made when the first owner has to wait. Guarded by {@code this}. */
-	private @Nullable ArrayDeque<LocalWaiter> waiters;
+	private @Nullable ArrayDeque<Waiter> waiters;
 
 	/** Whether some owner is the head; while none is, the queue is empty. Guarded by {@code this}. */
 	private boolean taken;
@@ -67,25 +67,25 @@ final class LocalQueue {
 	 * @param leaseMillis the lease (milliseconds) a hand-over gives it
 	 * @param tryOnce whether to give up at once ({@link LocalTurn#TIMED_OUT}) instead of waiting
 	 * @param deadline the {@link System#nanoTime()} to give up at
-	 * @return the waiter, whose {@linkplain LocalWaiter#turn() turn} completes with {@link LocalTurn#HEAD}, a hand-over
-	 * (both make the owner the head, to leave with {@link #leave(LocalWaiter)} or {@link #reserveNext()}),
-	 * {@link LocalTurn#BYPASS}, {@link LocalTurn#TIMED_OUT}, or {@link LocalTurn#CANCELLED} after {@link #cancel(LocalWaiter)}
+	 * @return the waiter, whose {@linkplain Waiter#turn() turn} completes with {@link LocalTurn#HEAD}, a hand-over
+	 * (both make the owner the head, to leave with {@link #leave(Waiter)} or {@link #reserveNext()}),
+	 * {@link LocalTurn#BYPASS}, {@link LocalTurn#TIMED_OUT}, or {@link LocalTurn#CANCELLED} after {@link #cancel(Waiter)}
 	 */
-	LocalWaiter take(String owner, long leaseMillis, boolean tryOnce, long deadline) {
-		LocalWaiter waiter;
+	Waiter take(String owner, long leaseMillis, boolean tryOnce, long deadline) {
+		Waiter waiter;
 		synchronized (this) {
 			if (!this.taken) {
 				this.taken = true;
-				return LocalWaiter.HEAD_NOW;
+				return Waiter.HEAD_NOW;
 			}
 			// a head that overran its hard lease or is known lost blocks nobody, a try without waiting neither
 			if (this.holderDeadline != Long.MAX_VALUE && System.nanoTime() - this.holderDeadline >= 0) {
-				return LocalWaiter.BYPASS_NOW;
+				return Waiter.BYPASS_NOW;
 			}
 			if (tryOnce) {
-				return LocalWaiter.TIMED_OUT_NOW;
+				return Waiter.TIMED_OUT_NOW;
 			}
-			waiter = new LocalWaiter(owner, leaseMillis);
+			waiter = new Waiter(owner, leaseMillis);
 			if (this.waiters == null) {
 				this.waiters = new ArrayDeque<>();
 			}
@@ -138,14 +138,14 @@ final class LocalQueue {
 	}
 
 	private void bypass(long deadline) {
-		List<LocalWaiter> bypassing = new ArrayList<>();
+		List<Waiter> bypassing = new ArrayList<>();
 		synchronized (this) {
 			if (this.holderDeadline != deadline || this.waiters == null) {
 				return;
 			}
 			this.bypassTimer = null;
-			for (LocalWaiter waiter : this.waiters) {
-				waiter.state = LocalWaiter.CANCELLED;
+			for (Waiter waiter : this.waiters) {
+				waiter.state = Waiter.CANCELLED;
 				bypassing.add(waiter);
 			}
 			this.waiters.clear();
@@ -170,17 +170,17 @@ final class LocalQueue {
 	 * @return {@code true} if it was waiting (its turn is now {@link LocalTurn#CANCELLED}); {@code false} if its turn
 	 * came already or is coming (it is the head, or being handed the lock)
 	 */
-	boolean cancel(LocalWaiter waiter) {
+	boolean cancel(Waiter waiter) {
 		return end(waiter, LocalTurn.CANCELLED);
 	}
 
-	private boolean end(LocalWaiter waiter, LocalTurn turn) {
+	private boolean end(Waiter waiter, LocalTurn turn) {
 		synchronized (this) {
-			if (waiter.state != LocalWaiter.WAITING || this.waiters == null) {
+			if (waiter.state != Waiter.WAITING || this.waiters == null) {
 				return false;
 			}
 			this.waiters.remove(waiter);
-			waiter.state = LocalWaiter.CANCELLED;
+			waiter.state = Waiter.CANCELLED;
 		}
 		waiter.complete(turn);
 		return true;
@@ -196,13 +196,13 @@ final class LocalQueue {
 
 	/**
 	 * Called by the head about to release: takes the next waiter out of the queue for a hand-over. From now on
-	 * it cannot give up; the head must end with {@link #handedOver(LocalWaiter, long, long)} or {@link #leave(LocalWaiter)}.
+	 * it cannot give up; the head must end with {@link #handedOver(Waiter, long, long)} or {@link #leave(Waiter)}.
 	 * @return the next waiter, or {@code null} if none waits
 	 */
-	synchronized @Nullable LocalWaiter reserveNext() {
-		LocalWaiter next = (this.waiters != null) ? this.waiters.pollFirst() : null;
+	synchronized @Nullable Waiter reserveNext() {
+		Waiter next = (this.waiters != null) ? this.waiters.pollFirst() : null;
 		if (next != null) {
-			next.state = LocalWaiter.RESERVED;
+			next.state = Waiter.RESERVED;
 		}
 		return next;
 	}
@@ -214,11 +214,11 @@ final class LocalQueue {
 	 * @param at the {@link System#nanoTime()} before the hand-over was sent: its lease counts from then
 	 * @param token the fencing token the hand-over gave it
 	 */
-	void handedOver(LocalWaiter next, long at, long token) {
+	void handedOver(Waiter next, long at, long token) {
 		synchronized (this) {
 			clearHolderDeadline();
 		}
-		next.state = LocalWaiter.HANDED_OVER;
+		next.state = Waiter.HANDED_OVER;
 		next.complete(new LocalTurn(at, token));
 	}
 
@@ -227,8 +227,8 @@ final class LocalQueue {
 	 * waiter becomes the head and acquires in Redis, where it now finds the lock free.
 	 * @param reserved the waiter from {@link #reserveNext()} whose hand-over did not happen, or {@code null}
 	 */
-	void leave(@Nullable LocalWaiter reserved) {
-		LocalWaiter next;
+	void leave(@Nullable Waiter reserved) {
+		Waiter next;
 		synchronized (this) {
 			clearHolderDeadline();
 			next = (reserved != null) ? reserved : (this.waiters != null) ? this.waiters.pollFirst() : null;
@@ -236,9 +236,105 @@ final class LocalQueue {
 				this.taken = false;
 				return;
 			}
-			next.state = LocalWaiter.HEAD;
+			next.state = Waiter.HEAD;
 		}
 		next.complete(LocalTurn.HEAD);
+	}
+
+	/** Counts one more member: called by {@link LocalQueues} inside its map's compute function. */
+	void addMember() {
+		this.members++;
+	}
+
+	/**
+	 * Counts one member less: called by {@link LocalQueues} inside its map's compute function.
+	 * @return {@code true} if none is left: the map drops the queue
+	 */
+	boolean removeMember() {
+		return --this.members == 0;
+	}
+
+	/**
+	 * One waiting owner of the queue; its state is the queue's and changes only under the queue's monitor. It goes
+	 * from {@code WAITING} to {@code CANCELLED} (it gave up, timed out or bypassed), to {@code HEAD}, or to
+	 * {@code RESERVED} and then {@code HANDED_OVER} or {@code HEAD}.
+	 */
+	static final class Waiter {
+
+
+		static final int WAITING = 0;
+
+		static final int RESERVED = 1;
+
+		static final int HANDED_OVER = 2;
+
+		static final int HEAD = 3;
+
+		static final int CANCELLED = 4;
+
+		/** The turn of an owner that found the queue empty. */
+		static final Waiter HEAD_NOW = new Waiter(LocalTurn.HEAD, HEAD);
+
+		/** The turn of a try without waiting that found the queue taken. */
+		static final Waiter TIMED_OUT_NOW = new Waiter(LocalTurn.TIMED_OUT, CANCELLED);
+
+		/** The turn of an owner that came after the head's hard lease ran out. */
+		static final Waiter BYPASS_NOW = new Waiter(LocalTurn.BYPASS, CANCELLED);
+
+		/** Owner id a hand-over records in Redis. */
+		private final String owner;
+
+		/** Lease in milliseconds that a hand-over gives this waiter. */
+		private final long leaseMillis;
+
+		private final CompletableFuture<LocalTurn> turn;
+
+		/** Changed by its queue, under the queue's monitor. */
+		private volatile int state;
+
+		/** Ends the wait at its deadline; cancelled when the turn comes sooner. */
+		private volatile @Nullable ScheduledFuture<?> timeout;
+
+		Waiter(String owner, long leaseMillis) {
+			this.owner = owner;
+			this.leaseMillis = leaseMillis;
+			this.turn = new CompletableFuture<>();
+			this.state = WAITING;
+		}
+
+		private Waiter(LocalTurn turn, int state) {
+			this.owner = "";
+			this.leaseMillis = 0;
+			this.turn = CompletableFuture.completedFuture(turn);
+			this.state = state;
+		}
+
+		/** The attempt's owner id, which a hand-over records in Redis. */
+		String owner() {
+			return this.owner;
+		}
+
+		/** The lease, in milliseconds, that a hand-over gives this waiter. */
+		long leaseMillis() {
+			return this.leaseMillis;
+		}
+
+		/**
+		 * Returns the owner's turn, completed on the thread that gives it (a release, the timer).
+		 * @return the turn
+		 */
+		CompletableFuture<LocalTurn> turn() {
+			return this.turn;
+		}
+
+		private void complete(LocalTurn given) {
+			ScheduledFuture<?> pending = this.timeout;
+			if (pending != null) {
+				pending.cancel(false);
+			}
+			this.turn.complete(given);
+		}
+
 	}
 
 }

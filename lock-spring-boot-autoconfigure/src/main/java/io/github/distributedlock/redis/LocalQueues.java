@@ -34,7 +34,7 @@ final class LocalQueues {
 	LocalQueue join(String redisKey, LockType type) {
 		return queues(type).compute(redisKey, (k, queue) -> {
 			LocalQueue joined = (queue != null) ? queue : new LocalQueue(this.timer);
-			joined.members++;
+			joined.addMember();
 			return joined;
 		});
 	}
@@ -42,8 +42,7 @@ final class LocalQueues {
 	/** Leaves the queue of a lock; the last member to leave drops it. */
 	void leave(String redisKey, LockType type) {
 		queues(type).computeIfPresent(redisKey, (k, current) -> {
-			current.members--;
-			return (current.members == 0) ? null : current;
+			return current.removeMember() ? null : current;
 		});
 	}
 

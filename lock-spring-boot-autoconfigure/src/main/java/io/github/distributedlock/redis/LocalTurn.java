@@ -16,7 +16,7 @@ record LocalTurn(long handedOverAt, long token) {
 	/** The deadline passed, or the lock was busy for a try without waiting. */
 	static final LocalTurn TIMED_OUT = new LocalTurn(0, 0);
 
-	/** The owner gave up ({@link LocalQueue#cancel(LocalWaiter)}). */
+	/** The owner gave up ({@link LocalQueue#cancel(LocalQueue.Waiter)}). */
 	static final LocalTurn CANCELLED = new LocalTurn(0, 0);
 
 	/**

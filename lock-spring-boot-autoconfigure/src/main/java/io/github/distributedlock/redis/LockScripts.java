@@ -9,8 +9,9 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.StreamUtils;
 
 /**
- * The Lua scripts, each loaded once from its documented {@code .lua} file beside this class. Every
- * check-then-act on a lock is one of them, so it runs atomically in Redis. Spring Data Redis runs them with
+ * The result codes of the Lua scripts, the scripts that are no lock kind's own (each kind keeps its own, see
+ * {@link LockKind}), and how every script is loaded: once, from its documented {@code .lua} files beside this class.
+ * Every check-then-act on a lock is one script, so it runs atomically in Redis. Spring Data Redis runs them with
  * EVALSHA and falls back to EVAL when Redis does not know the script yet.
  */
 final class LockScripts {
@@ -54,60 +55,8 @@ final class LockScripts {
 	/** Returned by the reentrant release script when it handed the lock to the local owner it was given. */
 	static final long HANDED_OVER = -2;
 
-	/**
-	 * Answers a re-entry and a free lock before the shared functions are made (see its head's file); an
-	 * acquisition with the token alone.
-	 */
-	static final RedisScript<Long> REENTRANT_ACQUIRE = load("reentrant_acquire_head.lua", "fence.lua", "notify.lua",
-			"reentrant_common.lua", "reentrant_acquire.lua");
-
-	/** Answers a release that leaves holds, and an uncontended last one, before the shared functions are made. */
-	static final RedisScript<Long> REENTRANT_RELEASE = load("reentrant_release_head.lua", "notify.lua", "fence.lua",
-			"reentrant_common.lua", "reentrant_release.lua");
-
-	static final RedisScript<Long> REENTRANT_CANCEL =
-			load("notify.lua", "fence.lua", "reentrant_common.lua", "reentrant_cancel.lua");
-
-	static final RedisScript<Long> REENTRANT_RENEW = load("reentrant_renew.lua");
-
 	/** Renews several reentrant locks (of one slot) in one script: the watchdog's batches. */
 	static final RedisScript<Long> REENTRANT_RENEW_ALL = load("reentrant_renew_all.lua");
-
-	static final RedisScript<Long> READ_ACQUIRE = load("notify.lua", "fence.lua", "rw_common.lua", "read_acquire.lua");
-
-	static final RedisScript<Long> READ_RELEASE = load("notify.lua", "rw_common.lua", "read_release.lua");
-
-	static final RedisScript<Long> READ_RENEW = load("notify.lua", "rw_common.lua", "read_renew.lua");
-
-	static final RedisScript<Long> WRITE_ACQUIRE =
-			load("notify.lua", "fence.lua", "rw_common.lua", "write_acquire.lua");
-
-	static final RedisScript<Long> WRITE_RELEASE = load("notify.lua", "rw_common.lua", "write_release.lua");
-
-	static final RedisScript<Long> WRITE_RENEW = load("notify.lua", "rw_common.lua", "write_renew.lua");
-
-	static final RedisScript<Long> WRITE_CANCEL = load("notify.lua", "rw_common.lua", "write_cancel.lua");
-
-	static final RedisScript<Long> READ_CANCEL = load("notify.lua", "rw_common.lua", "read_cancel.lua");
-
-	static final RedisScript<Long> REENTRANT_KEEP = load("reentrant_keep.lua");
-
-	static final RedisScript<Long> READ_KEEP = load("notify.lua", "rw_common.lua", "read_keep.lua");
-
-	static final RedisScript<Long> WRITE_KEEP = load("notify.lua", "rw_common.lua", "write_keep.lua");
-
-	static final RedisScript<Long> SEMAPHORE_ACQUIRE =
-			load("notify.lua", "fence.lua", "sem_common.lua", "sem_acquire.lua");
-
-	static final RedisScript<Long> SEMAPHORE_RELEASE =
-			load("notify.lua", "fence.lua", "sem_common.lua", "sem_release.lua");
-
-	static final RedisScript<Long> SEMAPHORE_RENEW = load("notify.lua", "fence.lua", "sem_common.lua", "sem_renew.lua");
-
-	static final RedisScript<Long> SEMAPHORE_KEEP = load("notify.lua", "fence.lua", "sem_common.lua", "sem_keep.lua");
-
-	static final RedisScript<Long> SEMAPHORE_CANCEL =
-			load("notify.lua", "fence.lua", "sem_common.lua", "sem_cancel.lua");
 
 	/** A new holder's write to its lock, for {@code WAIT} to wait for (replica sync, see {@link ReplicaSync}). */
 	static final RedisScript<Long> REPLICA_TOUCH = load("replica_touch.lua");
@@ -118,7 +67,10 @@ final class LockScripts {
 	 */
 	static final RedisScript<Long> PROBE = load("probe.lua");
 
-	/** The server's version, or 0 before Redis 7.0 (see {@link ReleaseChannels}). */
+	/** The server-life marker, written if absent (see {@link ServerLife}). */
+	static final RedisScript<Long> SERVER_LIFE = load("server_life.lua");
+
+	/** The server's version, or 0 before Redis 7.0 (see {@link NotificationChannels}). */
 	static final RedisScript<Long> SERVER_VERSION = load("server_version.lua");
 
 	private LockScripts() {
@@ -127,7 +79,7 @@ final class LockScripts {
 	/**
 	 * Loads a script from the concatenation of files, such as shared functions followed by one operation.
 	 */
-	private static RedisScript<Long> load(String... names) {
+	static RedisScript<Long> load(String... names) {
 		return RedisScript.of(text(names), Long.class);
 	}
 

@@ -18,16 +18,39 @@ public class MissingRedisPermissionException extends DistributedLockException {
 	/** The ACL rule that gives the user what the locks need. */
 	private final String aclRule;
 
+	/** Which user, and where it is configured. */
+	private final String user;
+
 	/**
-	 * Creates the exception.
+	 * Creates the exception for the user of the application's Redis ({@code spring.data.redis.username}).
 	 * @param refusals what Redis refused, each the operation and Redis's own words, such as
 	 * {@code "publish on channel 'lock:__released': ... can't publish to the channel ..."}
 	 * @param aclRule the rule to give the user (see {@link RedisPermissions#aclRule(String)})
 	 */
 	public MissingRedisPermissionException(List<String> refusals, String aclRule) {
-		super("The Redis user lacks permissions the distributed locks need: " + String.join("; ", refusals));
+		this("The Redis user (spring.data.redis.username)", refusals, aclRule);
+	}
+
+	/**
+	 * Creates the exception for a user configured elsewhere, such as the Redlock nodes' users.
+	 * @param user which user, and where it is configured, such as
+	 * {@code "The Redis user (spring.data.redis.username)"}
+	 * @param refusals what Redis refused, each the operation and Redis's own words
+	 * @param aclRule the rule to give the user (see {@link RedisPermissions#redlockAclRule(String)})
+	 */
+	public MissingRedisPermissionException(String user, List<String> refusals, String aclRule) {
+		super(user + " lacks permissions the distributed locks need: " + String.join("; ", refusals));
+		this.user = user;
 		this.refusals = List.copyOf(refusals);
 		this.aclRule = aclRule;
+	}
+
+	/**
+	 * Returns which user lacks the permissions, and where it is configured.
+	 * @return such as {@code "The Redis user (spring.data.redis.username)"}
+	 */
+	public String getUser() {
+		return this.user;
 	}
 
 	/**

@@ -46,7 +46,7 @@ public enum NotificationMode {
 	public NotificationMode resolve(RedisConnectionFactory connectionFactory, String keyPrefix) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
-		return ReleaseChannels.resolve(this, connectionFactory, keyPrefix);
+		return NotificationChannels.resolve(this, connectionFactory, keyPrefix);
 	}
 
 }

@@ -2,7 +2,7 @@ package io.github.distributedlock.redis;
 
 /**
  * How a client listens for release notifications and grants, in its {@link NotificationMode}: one classic
- * subscription for every lock ({@link ReleaseSubscription}), or sharded subscriptions to the slots its waiters
+ * subscription for every lock ({@link ClassicSubscription}), or sharded subscriptions to the slots its waiters
  * wait on ({@link ShardedSubscription}). Implementations are thread-safe.
  */
 interface NotificationSubscription extends AutoCloseable {

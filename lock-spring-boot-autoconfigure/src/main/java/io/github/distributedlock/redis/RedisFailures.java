@@ -2,13 +2,19 @@ package io.github.distributedlock.redis;
 
 import java.net.ConnectException;
 import java.net.UnknownHostException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 
 import javax.net.ssl.SSLException;
+
+import io.github.distributedlock.core.DistributedLockException;
 
 /**
  * Reads what a failed Redis call tells, from its chain of causes: whether the user lacks a permission (an ACL
  * refusal), whether nothing can have run in Redis (the connection was never made, or the command was refused
- * before it ran), and the root cause's own words for a log line. Client libraries wrap their failures in
+ * before it ran), whether no reply came in time (it may still run), and the root cause's own words for a log
+ * line; and words a failed lock script as a {@link DistributedLockException} naming the action and the lock. Client libraries wrap their failures in
  * several layers (Spring's, Lettuce's or Jedis's, completion exceptions): these look through all of them.
  */
 final class RedisFailures {
@@ -135,6 +141,89 @@ final class RedisFailures {
 	private static String words(Throwable cause) {
 		String message = cause.getMessage();
 		return (message != null && !message.isBlank()) ? message : cause.getClass().getName();
+	}
+
+	/**
+	 * Returns whether the command got no reply in time: a timeout anywhere in the chain (Lettuce's
+	 * {@code RedisCommandTimeoutException}, Spring's {@code QueryTimeoutException}, a
+	 * {@link TimeoutException}), so it may still run in Redis, or have run.
+	 * @param failure the command's failure
+	 * @return {@code true} if its outcome is unknown because no reply came
+	 */
+	static boolean timedOut(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof TimeoutException || cause.getClass().getSimpleName().contains("TimeoutException")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Words what is known of a failed command that changes a lock.
+	 * @param failure the command's failure
+	 * @return such as {@code "it was not sent (Redis could not be reached: Connection refused), so nothing ran"}
+	 */
+	static String outcome(Throwable failure) {
+		if (ranNothing(failure)) {
+			return "it was not sent (Redis could not be reached: " + rootMessage(failure) + "), so nothing ran";
+		}
+		if (timedOut(failure)) {
+			return "no reply came in time (" + rootMessage(failure) + "), so Redis may still run it, or have run it";
+		}
+		return "it failed (" + rootMessage(failure) + "); whether it ran in Redis is not known";
+	}
+
+	private static String rootMessage(Throwable failure) {
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return (root.getMessage() != null) ? root.getMessage() : root.getClass().getSimpleName();
+	}
+
+	/**
+	 * Words a failed script call; a {@link DistributedLockException} inside the failure is returned as it is.
+	 * @param action what the script does ("acquire", "renew"...)
+	 * @param key the lock key
+	 * @param redisKey the script's Redis key
+	 * @param ex the failure, possibly wrapped by a future
+	 * @return the exception to fail with
+	 */
+	static DistributedLockException failure(String action, String key, String redisKey, Throwable ex) {
+		Throwable cause = unwrapFuture(ex);
+		if (cause instanceof DistributedLockException known) {
+			return known;
+		}
+		// worded by what is known: a refused command or a connection never made ran nothing in Redis
+		String what;
+		if (isPermissionDenied(cause) && ranNothing(cause)) {
+			what = ": Redis refused it, nothing ran (" + describe(cause) + ")";
+		}
+		else if (ranNothing(cause)) {
+			what = ": no connection to Redis, nothing ran (" + describe(cause) + ")";
+		}
+		else if (isWrongType(cause)) {
+			what = ": its Redis key '" + redisKey + "' holds a value that is no lock (WRONGTYPE): something else writes "
+					+ "under the locks' key prefix; give the locks a prefix of their own (distributed-lock.key-prefix)";
+		}
+		else {
+			what = " in Redis: " + cause.getMessage();
+		}
+		return new DistributedLockException("Could not " + action + " lock '" + key + "'" + what, cause);
+	}
+
+	/**
+	 * Returns the failure inside {@link CompletionException}s and {@link ExecutionException}s.
+	 * @param ex a failure of a future
+	 * @return the innermost cause that is neither, or {@code ex}
+	 */
+	static Throwable unwrapFuture(Throwable ex) {
+		Throwable cause = ex;
+		while ((cause instanceof CompletionException || cause instanceof ExecutionException) && cause.getCause() != null) {
+			cause = cause.getCause();
+		}
+		return cause;
 	}
 
 	/**

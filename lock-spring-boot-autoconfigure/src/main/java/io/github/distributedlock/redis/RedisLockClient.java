@@ -3,6 +3,7 @@ package io.github.distributedlock.redis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -18,6 +19,7 @@ import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.redis.Hold.HoldId;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -34,11 +36,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Shutdown: {@link #stop()} (the application context's lifecycle) waits up to the shutdown timeout for
  * running holders to release their locks, renewing them meanwhile, then {@link #close() closes}, releasing
  * what is left with a warning; those holders' releases then throw {@link LockLostException}. {@link #start()}
- * after that (a restarted application context) opens the client again, as a new instance with a new client id.
+ * after that (a restarted application context) opens the client again, as a new instance with a new client id:
+ * each run of the client is a {@link ClientSession} of its own, and every operation reads the current one once.
  * <p>
  * Thread-safe.
  */
-public final class RedisLockClient extends ClientLifecycle implements LockClient {
+public final class RedisLockClient implements LockClient, SmartLifecycle, AutoCloseable {
 
 	/**
 	 * Lifecycle phase: stopped after a web server's graceful shutdown ({@code Integer.MAX_VALUE - 1024}) and
@@ -56,12 +59,25 @@ public final class RedisLockClient extends ClientLifecycle implements LockClient
 	/** Default of {@link #setShutdownTimeout(Duration)}. */
 	public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
+	private final RedisConnectionFactory connectionFactory;
+
 	private final String keyPrefix;
 
-	private final ReleaseChannels channels;
+	private final NotificationChannels channels;
+
+	private final int syncReplicas;
+
+	private final Duration syncTimeout;
 
 	/** Numbers the owners that are not threads. */
 	private final AtomicLong asyncOwners = new AtomicLong();
+
+	/** The current run: made anew by {@link #start()} after a {@link #stop()} or {@link #close()}. */
+	private volatile ClientSession session;
+
+	private volatile LockObserver observer = LockObserver.NONE;
+
+	private volatile Duration shutdownTimeout = DEFAULT_SHUTDOWN_TIMEOUT;
 
 	/**
 	 * Creates a client without replica sync and subscribes to release notifications. Redis being unreachable
@@ -112,24 +128,49 @@ public final class RedisLockClient extends ClientLifecycle implements LockClient
 				syncTimeout);
 	}
 
-	private RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, ReleaseChannels channels,
+	private RedisLockClient(RedisConnectionFactory connectionFactory, String keyPrefix, NotificationChannels channels,
 			int syncReplicas, Duration syncTimeout) {
-		super(new ClientRuns(connectionFactory, keyPrefix, channels, syncReplicas, syncTimeout));
+		this.connectionFactory = connectionFactory;
 		this.keyPrefix = keyPrefix;
 		this.channels = channels;
+		this.syncReplicas = syncReplicas;
+		this.syncTimeout = Objects.requireNonNull(syncTimeout, "syncTimeout must not be null");
+		this.session = newSession();
 	}
 
-	private static ReleaseChannels releaseChannels(RedisConnectionFactory connectionFactory, String keyPrefix,
+	/** Makes the session of a run, under a new client id: nothing of an earlier run can be taken for its own. */
+	private ClientSession newSession() {
+		ClientSession session = new ClientSession(this.connectionFactory, this.keyPrefix, UUID.randomUUID().toString(),
+				this.channels, replicaSync());
+		session.events.setObserver(this.observer);
+		return session;
+	}
+
+	/**
+	 * The replica sync, if on. {@link ReplicaSync} links against Lettuce, so while it is off (the default) the class
+	 * is not even loaded: an application on Jedis may have no Lettuce on its class path.
+	 */
+	private @Nullable ReplicaSync replicaSync() {
+		return (this.syncReplicas == 0 && this.syncTimeout.toMillis() >= 1) ? null
+				: ReplicaSync.of(this.connectionFactory, this.syncReplicas, this.syncTimeout);
+	}
+
+	/** The session of the current run; read once per operation, so that one operation sees one run. */
+	ClientSession session() {
+		return this.session;
+	}
+
+	private static NotificationChannels releaseChannels(RedisConnectionFactory connectionFactory, String keyPrefix,
 			NotificationMode notifications) {
 		Objects.requireNonNull(connectionFactory, "connectionFactory must not be null");
 		Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
 		Objects.requireNonNull(notifications, "notifications must not be null");
-		return new ReleaseChannels(keyPrefix, notifications.resolve(connectionFactory, keyPrefix));
+		return new NotificationChannels(keyPrefix, notifications.resolve(connectionFactory, keyPrefix));
 	}
 
 	@Override
 	public List<HeldLock> heldLocks() {
-		return this.runs.current().heldLocks();
+		return this.session.heldLocks();
 	}
 
 	/**
@@ -137,7 +178,7 @@ public final class RedisLockClient extends ClientLifecycle implements LockClient
 	 */
 	@Override
 	public String getClientId() {
-		return this.runs.current().clientId;
+		return this.session.clientId;
 	}
 
 	/**
@@ -145,7 +186,7 @@ public final class RedisLockClient extends ClientLifecycle implements LockClient
 	 * @return the number of replicas; 0 when replica sync is off
 	 */
 	public int getSyncReplicas() {
-		return this.runs.syncReplicas();
+		return this.syncReplicas;
 	}
 
 	/**
@@ -153,7 +194,7 @@ public final class RedisLockClient extends ClientLifecycle implements LockClient
 	 * @return the sync timeout; unused when replica sync is off
 	 */
 	public Duration getSyncTimeout() {
-		return this.runs.syncTimeout();
+		return this.syncTimeout;
 	}
 
 	/**
@@ -177,7 +218,7 @@ public final class RedisLockClient extends ClientLifecycle implements LockClient
 	}
 
 	/** The release channels, in this client's mode. */
-	ReleaseChannels channels() {
+	NotificationChannels channels() {
 		return this.channels;
 	}
 
@@ -211,7 +252,7 @@ public final class RedisLockClient extends ClientLifecycle implements LockClient
 	@Override
 	public @Nullable LockHandle acquire(LockRequest request) throws InterruptedException {
 		request.checkCallingThread();
-		ClientParts parts = this.runs.current();
+		ClientSession parts = this.session;
 		parts.checkOpen();
 		Thread thread = Thread.currentThread();
 		Hold hold = parts.acquirer.acquire(request, thread.getId(), thread).await(request.interruptible());
@@ -232,7 +273,7 @@ public final class RedisLockClient extends ClientLifecycle implements LockClient
 	 */
 	@Override
 	public CompletableFuture<@Nullable LockHandle> acquireAsync(LockRequest request) {
-		ClientParts parts = this.runs.current();
+		ClientSession parts = this.session;
 		Acquisition acquisition;
 		try {
 			parts.checkOpen();
@@ -246,7 +287,7 @@ public final class RedisLockClient extends ClientLifecycle implements LockClient
 
 	@Override
 	public void release(String key, LockType type) {
-		ClientParts parts = this.runs.current();
+		ClientSession parts = this.session;
 		Hold hold = parts.holds.get(new HoldId(key, type, Thread.currentThread().getId()));
 		if (hold == null) {
 			throw new IllegalMonitorStateException(
@@ -255,17 +296,99 @@ public final class RedisLockClient extends ClientLifecycle implements LockClient
 		ScriptExecutor.await(parts.releaser.release(hold, false));
 	}
 
-	/**
-	 * Returns what tests and diagnostics read of the current run (local waiters, queues, loss reasons).
-	 * @return a probe of the current run
-	 */
-	ClientProbe probe() {
-		return new ClientProbe(this.runs.current(), this.keyPrefix);
-	}
-
 	@Override
 	public boolean isHeldByCurrentThread(String key, LockType type) {
-		return this.runs.current().holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
+		return this.session.holds.containsKey(new HoldId(key, type, Thread.currentThread().getId()));
+	}
+
+	/**
+	 * Sets how long {@link #stop()} waits for running holders to release their locks before it releases what
+	 * is left (default {@link #DEFAULT_SHUTDOWN_TIMEOUT}).
+	 * @param shutdownTimeout the grace period; zero releases at once; not negative
+	 * @throws IllegalArgumentException if negative
+	 */
+	public void setShutdownTimeout(Duration shutdownTimeout) {
+		Objects.requireNonNull(shutdownTimeout, "shutdownTimeout must not be null");
+		if (shutdownTimeout.isNegative()) {
+			throw new IllegalArgumentException("The shutdown timeout must not be negative, was " + shutdownTimeout);
+		}
+		this.shutdownTimeout = shutdownTimeout;
+	}
+
+	/**
+	 * Sets what is told when a lock is acquired, released, lost or not renewed (see {@link LockObserver});
+	 * {@link LockObserver#NONE} by default. Acquisitions and releases are also logged at DEBUG, losses at WARN.
+	 * @param observer the observer; {@link LockObserver#of} combines several
+	 */
+	public synchronized void setLockObserver(LockObserver observer) {
+		this.observer = Objects.requireNonNull(observer, "observer must not be null");
+		this.session.events.setObserver(observer);
+	}
+
+	/**
+	 * Tells whether release notifications arrive, for health checks and diagnostics; without them waiters
+	 * still get their locks, but only when the holder's lease would end.
+	 * @return {@code true} while the pub/sub subscription is up
+	 */
+	public boolean isListening() {
+		return this.session.notifications.isListening();
+	}
+
+	/**
+	 * Releases every lock this client still holds at once, each with a warning naming the lock and its holder,
+	 * and stops the watchdog and the subscription; those holders' releases then throw
+	 * {@link LockLostException}, without a round trip. Idempotent. {@link #stop()} first gives running holders
+	 * a grace period.
+	 */
+	@Override
+	public void close() {
+		this.session.close();
+	}
+
+	/**
+	 * Starts the client again after {@link #stop()} or {@link #close()} (an application context restarted, or
+	 * restored from a checkpoint): with a new client id, renewal, listening and threads of its own; handles of
+	 * the earlier run stay lost. Does nothing while the client is open: it is ready when constructed.
+	 * @throws IllegalArgumentException if replica sync is on and can no longer be set up (see the constructor)
+	 */
+	@Override
+	public synchronized void start() {
+		if (this.session.closed.get()) {
+			this.session = newSession();
+		}
+	}
+
+	/**
+	 * Stops the client gracefully: waits up to the {@linkplain #setShutdownTimeout(Duration) shutdown timeout}
+	 * for the owners that hold locks to release them (they are renewed meanwhile, and released normally),
+	 * then {@linkplain #close() closes} it, releasing what is left. In an application context this runs in
+	 * phase {@link #PHASE}, before the Redis connection factory stops; it blocks its phase while it waits.
+	 */
+	@Override
+	public void stop() {
+		ClientSession current = this.session;
+		if (!current.closed.get()) {
+			current.shutdownGrace.await(this.shutdownTimeout);
+			current.close();
+		}
+	}
+
+	/**
+	 * Tells whether the client is open.
+	 * @return {@code false} once closed
+	 */
+	@Override
+	public boolean isRunning() {
+		return !this.session.closed.get();
+	}
+
+	/**
+	 * Returns {@link #PHASE}.
+	 * @return the lifecycle phase
+	 */
+	@Override
+	public int getPhase() {
+		return PHASE;
 	}
 
 }

@@ -38,9 +38,7 @@ final class RedisLockHandle extends AbstractLockHandle {
 	 * @return the handle
 	 */
 	static RedisLockHandle open(HoldReleaser releaser, Hold hold) {
-		synchronized (hold) {
-			hold.handles++;
-		}
+		hold.openHandle();
 		return new RedisLockHandle(releaser, hold, true);
 	}
 
@@ -74,7 +72,7 @@ final class RedisLockHandle extends AbstractLockHandle {
 				// cancelled meanwhile: nobody gets this hold
 				opened.closeAsync().whenComplete((done, failure) -> {
 					if (failure != null) {
-						logger.debug("Released lock '" + hold.id.key() + "' acquired as its acquisition was cancelled",
+						logger.debug("Released lock '" + hold.key() + "' acquired as its acquisition was cancelled",
 								failure);
 					}
 				});
@@ -90,32 +88,32 @@ final class RedisLockHandle extends AbstractLockHandle {
 
 	@Override
 	public String key() {
-		return this.hold.id.key();
+		return this.hold.key();
 	}
 
 	@Override
 	public LockType type() {
-		return this.hold.id.type();
+		return this.hold.type();
 	}
 
 	@Override
 	public long fencingToken() {
-		return this.hold.token;
+		return this.hold.token();
 	}
 
 	@Override
 	protected @Nullable String lostReason() {
-		return this.hold.isKnownLost() ? this.hold.lostReason : null;
+		return this.hold.isKnownLost() ? this.hold.lostReason() : null;
 	}
 
 	@Override
 	protected long confirmedUntil(long now) {
-		return this.hold.confirmedUntil;
+		return this.hold.confirmedUntil();
 	}
 
 	@Override
 	protected LockLossSignal lossSignal() {
-		return this.hold.lossSignal;
+		return this.hold.lossSignal();
 	}
 
 	@Override

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.LockInspector;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.io.ClassPathResource;
@@ -21,7 +22,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * endpoint), not for application code. It knows the layout of the lock hashes (see {@code reentrant_common.lua},
  * {@code rw_common.lua} and {@code sem_common.lua}). Thread-safe.
  */
-public final class RedisLockInspector {
+public final class RedisLockInspector implements LockInspector {
 
 	/** Returns the TTL, the server clock and the fields of a lock; see the script. */
 	private static final RedisScript<?> INSPECT = script("inspect.lua");
@@ -51,6 +52,7 @@ public final class RedisLockInspector {
 	 * @return the lock's state; type {@code "none"} when there is no key
 	 * @throws DistributedLockException if Redis could not be reached
 	 */
+	@Override
 	public RedisLockState inspect(String key) {
 		Objects.requireNonNull(key, "key must not be null");
 		String redisKey = this.client.redisKey(key);
@@ -83,6 +85,7 @@ public final class RedisLockInspector {
 	 * @throws DistributedLockException if Redis could not be reached, or the key is not a lock of this library
 	 * (a key of another Redis type, left untouched)
 	 */
+	@Override
 	public boolean forceRelease(String key) {
 		Objects.requireNonNull(key, "key must not be null");
 		String redisKey = this.client.redisKey(key);

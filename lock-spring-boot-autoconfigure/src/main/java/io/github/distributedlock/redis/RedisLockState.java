@@ -3,6 +3,8 @@ package io.github.distributedlock.redis;
 import java.util.List;
 import java.util.Objects;
 
+import io.github.distributedlock.core.LockState;
+
 /**
  * What Redis holds for one lock right now, whoever holds it: what {@link RedisLockInspector#inspect(String)}
  * returns.
@@ -26,7 +28,7 @@ import java.util.Objects;
  * @param permits the permit count of a semaphore; 1 for any other lock, 0 when there is no key
  */
 public record RedisLockState(String key, String redisKey, String type, boolean held, long ttlMillis,
-		List<String> owners, int waiting, List<Holder> holders, int permits) {
+		List<String> owners, int waiting, List<Holder> holders, int permits) implements LockState {
 
 	/**
 	 * Checks the components.

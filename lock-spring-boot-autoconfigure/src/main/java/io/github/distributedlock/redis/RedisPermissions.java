@@ -6,17 +6,19 @@ import java.util.Objects;
 /**
  * The Redis ACL permissions the lock client needs, as one rule to give its user: the keys and channels under the
  * key prefix, and only the commands it sends or its scripts call. Tested as exactly this rule over TLS (see
- * {@code docs/managed-redis.md}). Nothing {@code @dangerous}; no key or channel of anyone else.
+ * {@code docs/managed-redis.md}). No key or channel of anyone else; of the {@code @dangerous} commands only
+ * {@code CONFIG GET}, which the startup check of the eviction policy reads ({@link EvictionCheck}) and which
+ * writes nothing.
  */
 public final class RedisPermissions {
 
 	/**
 	 * The commands the client sends ({@code EVALSHA}, {@code EVAL} with its scripts; {@code SUBSCRIBE},
 	 * {@code UNSUBSCRIBE} for release notifications; {@code PING} for the health check; {@code WAIT} for replica
-	 * sync), then those its scripts call.
+	 * sync; {@code CONFIG GET} for the startup check of the eviction policy), then those its scripts call.
 	 */
 	public static final List<String> COMMANDS = List.of("evalsha", "eval", "subscribe", "unsubscribe", "ping", "wait",
-			"time", "hget", "hmget", "hgetall", "hexists", "hlen", "hset", "hincrby", "hdel", "pexpire", "pttl",
+			"config|get", "time", "hget", "hmget", "hgetall", "hexists", "hlen", "hset", "hincrby", "hdel", "pexpire", "pttl",
 			"exists", "type", "del", "publish");
 
 	/**
@@ -43,7 +45,29 @@ public final class RedisPermissions {
 	public static final List<String> CLUSTER_COMMANDS = List.of("cluster|slots", "cluster|shards", "cluster|nodes",
 			"cluster|myid", "readonly", "asking");
 
+	/**
+	 * The commands a Redlock node's user needs ({@code distributed-lock.store=redlock}): {@code EVALSHA} and
+	 * {@code EVAL} with the Redlock scripts; {@code SUBSCRIBE} and {@code UNSUBSCRIBE} for release notifications;
+	 * {@code PING} for the health contributor and to confirm a reopened connection; {@code INFO} and
+	 * {@code CONFIG GET} for the startup checks (one server listed twice, replicas, Cluster members; eviction
+	 * policy, persistence), then those the scripts call.
+	 */
+	public static final List<String> REDLOCK_COMMANDS = List.of("evalsha", "eval", "subscribe", "unsubscribe", "ping",
+			"info", "config|get", "time", "exists", "hget", "hmget", "hset", "pexpire", "pttl", "get", "set", "del",
+			"publish");
+
 	private RedisPermissions() {
+	}
+
+	/**
+	 * Returns the ACL rule that gives a Redlock node's user what the Redlock store needs and nothing else, for
+	 * each node's {@code ACL SETUSER <user> on ><password> <rule>} (the user and password go in the node's URL).
+	 * @param keyPrefix the key prefix ({@code distributed-lock.key-prefix}), such as {@code "lock:"}; the release
+	 * channel starts with it too
+	 * @return such as {@code ~lock:* &lock:* -@all +evalsha +eval +subscribe ...}
+	 */
+	public static String redlockAclRule(String keyPrefix) {
+		return rule(keyPrefix, REDLOCK_COMMANDS);
 	}
 
 	/**
@@ -54,10 +78,14 @@ public final class RedisPermissions {
 	 * @return such as {@code ~lock:* &lock:* -@all +evalsha +eval +ssubscribe ...}
 	 */
 	public static String aclRule(String keyPrefix, NotificationMode mode) {
-		Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
 		Objects.requireNonNull(mode, "mode must not be null");
+		return rule(keyPrefix, (mode == NotificationMode.SHARDED) ? SHARDED_COMMANDS : COMMANDS);
+	}
+
+	/** The keys and channels under the prefix, no command but these. */
+	private static String rule(String keyPrefix, List<String> commands) {
+		Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
 		String pattern = escape(keyPrefix) + "*";
-		List<String> commands = (mode == NotificationMode.SHARDED) ? SHARDED_COMMANDS : COMMANDS;
 		return "~" + pattern + " &" + pattern + " -@all +" + String.join(" +", commands);
 	}
 

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * if the failed one ran after all, the next one finds the lock held by this attempt and holds it once. So a
  * try whose round trip failed on a dropped connection or a timeout is sent again, after a short pause, until
  * the deadline; only then does the attempt give up, withdrawing whatever its tries may have left in Redis
- * ({@link WaitWithdrawal}: a place in the queue, a claim, a grant, a hold its lost reply would have told of). A
+ * ({@link WaitLeftovers}: a place in the queue, a claim, a grant, a hold its lost reply would have told of). A
  * grant or a hold is entered only from a reply or a grant message for this attempt: never guessed.
  */
 final class RedisWait {
@@ -29,33 +29,21 @@ final class RedisWait {
 
 	private final WaitingAcquirer acquirer;
 
-	private final LockType type;
+	/** The attempt: every try names it. */
+	private final Attempt attempt;
 
-	/** The key's permit count: 1 for a lock, more for a semaphore. */
-	private final int permits;
-
-	private final String key;
-
-	private final String redisKey;
-
-	private final String owner;
-
-	/** The owner id of the same owner's write hold, for a read acquisition (a downgrade), or {@code ""}. */
-	private final String downgradeFrom;
-
-	private final long leaseMillis;
-
+	/** The {@link System#nanoTime()} to give up at. */
 	private final long deadline;
 
 	private final long waitId;
 
 	/** Wakes the wait; {@code null} for a single try. */
-	private final @Nullable ReleaseWaiter waiter;
+	private final @Nullable NotificationWaiter waiter;
 
 	private volatile boolean cancelled;
 
 	/** What the tries may have left in Redis, withdrawn when the wait ends without the lock. */
-	private final WaitWithdrawal withdrawal;
+	private final WaitLeftovers withdrawal;
 
 	/** How many tries in a row failed. Written by one step at a time. */
 	private int failures;
@@ -79,20 +67,20 @@ final class RedisWait {
 	/** Whether the wait was logged as started ({@link WaitLog}, DEBUG only). Written by one step at a time. */
 	private boolean waitLogged;
 
-	RedisWait(WaitingAcquirer acquirer, LockType type, int permits, String key, String redisKey, String owner,
-			String downgradeFrom, long leaseMillis, long deadline, long waitId, @Nullable ReleaseWaiter waiter) {
+	/**
+	 * @param acquirer the client's waiting side
+	 * @param attempt the attempt
+	 * @param deadline the {@link System#nanoTime()} to give up at
+	 * @param waitId the number of this wait, echoed by a grant
+	 * @param waiter wakes the wait; {@code null} for a single try
+	 */
+	RedisWait(WaitingAcquirer acquirer, Attempt attempt, long deadline, long waitId, @Nullable NotificationWaiter waiter) {
 		this.acquirer = acquirer;
-		this.type = type;
-		this.permits = permits;
-		this.key = key;
-		this.redisKey = redisKey;
-		this.owner = owner;
-		this.downgradeFrom = downgradeFrom;
-		this.leaseMillis = leaseMillis;
+		this.attempt = attempt;
 		this.deadline = deadline;
 		this.waitId = waitId;
 		this.waiter = waiter;
-		this.withdrawal = new WaitWithdrawal();
+		this.withdrawal = new WaitLeftovers();
 	}
 
 	/**
@@ -128,11 +116,11 @@ final class RedisWait {
 			this.triedOnce = true;
 			this.grantFloor = sent;
 		}
-		long claim = (this.waiter == null) ? 0 : WaitingAcquirer.claimMillis(this.type, this.deadline - sent);
+		long claim = (this.waiter == null) ? 0
+				: this.attempt.kind().claimMillis(WaitingAcquirer.untilNextTryMillis(this.deadline - sent));
 		CompletableFuture<ScriptExecutor.Pair> tried;
 		try {
-			tried = this.acquirer.commands.tryAcquire(this.type, this.permits, this.key, this.redisKey, this.owner,
-					this.downgradeFrom, this.leaseMillis, false, claim, this.waitId);
+			tried = this.attempt.kind().tryAcquire(this.attempt, claim, this.waitId);
 		}
 		catch (RuntimeException ex) {
 			tried = CompletableFuture.failedFuture(ex);
@@ -162,7 +150,7 @@ final class RedisWait {
 			return;
 		}
 		if (result == LockScripts.UPGRADE) {
-			fail(WaitingAcquirer.upgradeRefused(this.key));
+			fail(WaitingAcquirer.upgradeRefused(this.attempt.key()));
 			return;
 		}
 		this.withdrawal.answered(claim > 0 && (result >= 0 || result == LockScripts.NO_TTL));
@@ -231,13 +219,14 @@ final class RedisWait {
 
 	private void afterWait() {
 		try {
-			ReleaseWaiter granted = this.waiter;
+			NotificationWaiter granted = this.waiter;
 			// granted after this wait's last answered try ran in Redis, so its lease counts from no earlier than
 			// that try's sending (a later try that failed may not have run, and may have been sent after the
 			// grant); if that was long ago, the next try finds the grant and confirms a full lease
 			if (granted != null && granted.isGranted() && !this.cancelled && !this.acquirer.closed.get()
-					&& System.nanoTime() - this.grantFloor < Hold.thirdOfLeaseNanos(this.leaseMillis)) {
-				WaitLog.granted(this.key, this.type, this.owner, granted.grantedToken());
+					&& System.nanoTime() - this.grantFloor < Hold.thirdOfLeaseNanos(this.attempt.leaseMillis())) {
+				WaitLog.granted(this.attempt.key(), this.attempt.id().type(), this.attempt.owner(),
+						granted.grantedToken());
 				succeed(new WaitingAcquirer.Acquired(this.grantFloor, granted.grantedToken()));
 				return;
 			}
@@ -265,18 +254,20 @@ final class RedisWait {
 				() -> this.result.completeExceptionally(failure));
 	}
 
-	/** Withdraws this attempt in Redis ({@link LockCommands#withdraw}), when it ends without the lock. */
+	/** Withdraws this attempt in Redis ({@link LockKind#withdraw}), when it ends without the lock. */
 	private CompletableFuture<Void> withdraw(boolean outcomeUnknown) {
-		return this.acquirer.commands.withdraw(this.type, this.permits, this.key, this.redisKey, this.owner,
-				outcomeUnknown);
+		return this.attempt.kind().withdraw(this.attempt, outcomeUnknown);
 	}
 
 	private void logWait(long remaining, long tryResult) {
 		this.waitLogged = true;
 		long since = System.nanoTime();
-		WaitLog.started(this.key, this.type, this.owner, remaining, tryResult);
-		this.result.whenComplete((acquired, failure) -> WaitLog.ended(this.key, this.type, this.owner, since,
-				acquired != null, failure, this.cancelled));
+		String key = this.attempt.key();
+		LockType type = this.attempt.id().type();
+		String owner = this.attempt.owner();
+		WaitLog.started(key, type, owner, remaining, tryResult);
+		this.result.whenComplete((acquired, failure) -> WaitLog.ended(key, type, owner, since, acquired != null,
+				failure, this.cancelled));
 	}
 
 	private void unregister() {

@@ -59,14 +59,6 @@ final class ReplicaSync implements AutoCloseable {
 	/** Connections kept for the next sync: about as many as acquisitions sync at once. */
 	private static final int MAX_IDLE = 8;
 
-	private static final byte[] REENTRANT = "reentrant".getBytes(StandardCharsets.US_ASCII);
-
-	private static final byte[] READ = "read".getBytes(StandardCharsets.US_ASCII);
-
-	private static final byte[] WRITE = "write".getBytes(StandardCharsets.US_ASCII);
-
-	private static final byte[] SEMAPHORE = "semaphore".getBytes(StandardCharsets.US_ASCII);
-
 	private final int replicas;
 
 	private final long timeoutMillis;
@@ -159,7 +151,7 @@ final class ReplicaSync implements AutoCloseable {
 		return CompletableFuture.supplyAsync(this.pool::acquire, executor).thenCompose(Function.identity()).thenCompose((connection) -> {
 			CompletableFuture<long @Nullable []> outcome;
 			try {
-				RedisAsyncCommands<byte[], byte[]> commands = commandsFor(connection, hold.redisKey);
+				RedisAsyncCommands<byte[], byte[]> commands = commandsFor(connection, hold.redisKey());
 				outcome = touchAndWait(commands, hold, false).thenCompose((first) -> (first != null)
 						? CompletableFuture.completedFuture(first)
 						// Redis did not know the script yet (a restart, SCRIPT FLUSH): once more, sending it
@@ -185,8 +177,8 @@ final class ReplicaSync implements AutoCloseable {
 							: (outcome[0] != 1) ? "it was no longer held when synced"
 									: outcome[1] + " of " + this.replicas + " replicas acknowledged it within "
 											+ this.timeoutMillis + " ms";
-			logger.debug("Undoing the acquisition of lock '" + hold.id.key() + "' (" + hold.id.type() + ") by "
-					+ hold.owner + ": " + why);
+			logger.debug("Undoing the acquisition of lock '" + hold.key() + "' (" + hold.type() + ") by "
+					+ hold.owner() + ": " + why);
 		}
 		return false;
 	}
@@ -197,13 +189,9 @@ final class ReplicaSync implements AutoCloseable {
 	 */
 	private CompletableFuture<long @Nullable []> touchAndWait(RedisAsyncCommands<byte[], byte[]> commands, Hold hold,
 			boolean sendScript) {
-		byte[][] keys = { hold.redisKey.getBytes(StandardCharsets.UTF_8) };
-		byte[] type = (hold.permits > 1) ? SEMAPHORE : switch (hold.id.type()) {
-			case REENTRANT -> REENTRANT;
-			case READ -> READ;
-			case WRITE -> WRITE;
-		};
-		byte[] owner = hold.owner.getBytes(StandardCharsets.UTF_8);
+		byte[][] keys = { hold.redisKey().getBytes(StandardCharsets.UTF_8) };
+		byte[] type = hold.kind().name().getBytes(StandardCharsets.UTF_8);
+		byte[] owner = hold.owner().getBytes(StandardCharsets.UTF_8);
 		RedisFuture<Long> touched = sendScript
 				? commands.eval(this.touch.getScriptAsString().getBytes(StandardCharsets.UTF_8), ScriptOutputType.INTEGER,
 						keys, type, owner)

@@ -16,7 +16,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 /**
  * Runs the lock scripts on one lock key through a {@link ScriptTransport}, asynchronously, and checks their
  * replies. Failures, also a connection factory that is stopped, surface as {@link DistributedLockException}
- * naming the action and the lock ({@link ScriptFailures}). The blocking variants wait for the asynchronous ones.
+ * naming the action and the lock ({@link RedisFailures#failure}). The blocking variants wait for the asynchronous ones.
  * Thread-safe.
  */
 final class ScriptExecutor {
@@ -37,14 +37,6 @@ final class ScriptExecutor {
 	 */
 	boolean isBlocking() {
 		return this.transport.isBlocking();
-	}
-
-	/**
-	 * Counts the NOSCRIPT answers so far (see {@link ScriptTransport#noScriptAnswers()}).
-	 * @return the count
-	 */
-	long noScriptAnswers() {
-		return this.transport.noScriptAnswers();
 	}
 
 	/**
@@ -76,12 +68,12 @@ final class ScriptExecutor {
 		String what = (keys.size() == 1) ? keys.get(0) : keys.get(0) + " (and " + (keys.size() - 1) + " more)";
 		return this.transport.eval(script, true, false, keys.size(), keysAndArgs)
 			.exceptionallyCompose(
-					(ex) -> CompletableFuture.failedFuture(ScriptFailures.failure(action, what, what, ex)))
+					(ex) -> CompletableFuture.failedFuture(RedisFailures.failure(action, what, what, ex)))
 			.thenApply((reply) -> {
 				if (reply instanceof List<?> list && list.size() == keys.size()) {
 					return list;
 				}
-				throw ScriptFailures.noResult(action, what, reply);
+				throw noResult(action, what, reply);
 			});
 	}
 
@@ -97,7 +89,7 @@ final class ScriptExecutor {
 	CompletableFuture<Long> runAsync(RedisScript<Long> script, String redisKey, String action, String key,
 			String... args) {
 		return eval(script, false, false, redisKey, action, key, args)
-			.thenApply((reply) -> ScriptFailures.toLong(reply, action, key));
+			.thenApply((reply) -> toLong(reply, action, key));
 	}
 
 	/**
@@ -115,7 +107,7 @@ final class ScriptExecutor {
 	CompletableFuture<Long> runTextAsync(RedisScript<Long> script, String redisKey, String action, String key,
 			String... args) {
 		return eval(script, false, true, redisKey, action, key, args)
-			.thenApply((reply) -> ScriptFailures.toLong(reply, action, key));
+			.thenApply((reply) -> toLong(reply, action, key));
 	}
 
 	/**
@@ -130,7 +122,7 @@ final class ScriptExecutor {
 	CompletableFuture<Pair> runPairAsync(RedisScript<Long> script, String redisKey, String action, String key,
 			String... args) {
 		return eval(script, true, false, redisKey, action, key, args)
-			.thenApply((reply) -> ScriptFailures.toPair(reply, action, key));
+			.thenApply((reply) -> toPair(reply, action, key));
 	}
 
 	/**
@@ -147,7 +139,7 @@ final class ScriptExecutor {
 	CompletableFuture<Pair> runAcquireAsync(RedisScript<Long> script, String redisKey, String action, String key,
 			String... args) {
 		return eval(script, true, false, redisKey, action, key, args)
-			.thenApply((reply) -> ScriptFailures.toAcquisition(reply, action, key));
+			.thenApply((reply) -> toAcquisition(reply, action, key));
 	}
 
 	/**
@@ -175,7 +167,7 @@ final class ScriptExecutor {
 			if (reply instanceof List<?> list) {
 				return list;
 			}
-			throw ScriptFailures.noResult(action, key, reply);
+			throw noResult(action, key, reply);
 		}));
 	}
 
@@ -200,8 +192,8 @@ final class ScriptExecutor {
 			Call call = calls.get(i);
 			outcomes.add(replies.get(i).thenApply((reply) -> (reply instanceof Long value) ? new Outcome(value, null)
 					: new Outcome(0, (reply instanceof Throwable failure)
-							? ScriptFailures.failure(call.action(), call.key(), call.redisKey(), failure)
-							: ScriptFailures.noResult(call.action(), call.key(), reply))));
+							? RedisFailures.failure(call.action(), call.key(), call.redisKey(), failure)
+							: noResult(call.action(), call.key(), reply))));
 		}
 		return outcomes;
 	}
@@ -209,7 +201,7 @@ final class ScriptExecutor {
 	private CompletableFuture<Object> eval(RedisScript<?> script, boolean multi, boolean sendText, String redisKey,
 			String action, String key, String... args) {
 		return this.transport.eval(script, multi, sendText, 1, keysAndArgs(redisKey, args))
-			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(ScriptFailures.failure(action, key, redisKey, ex)));
+			.exceptionallyCompose((ex) -> CompletableFuture.failedFuture(RedisFailures.failure(action, key, redisKey, ex)));
 	}
 
 	/**
@@ -238,7 +230,7 @@ final class ScriptExecutor {
 	 * @return the runtime exception or error to throw
 	 */
 	static RuntimeException unwrap(Throwable ex) {
-		Throwable cause = ScriptFailures.unwrapFuture(ex);
+		Throwable cause = RedisFailures.unwrapFuture(ex);
 		if (cause instanceof RuntimeException runtime) {
 			return runtime;
 		}
@@ -246,6 +238,69 @@ final class ScriptExecutor {
 			throw error;
 		}
 		return new DistributedLockException("A lock operation failed: " + cause, cause);
+	}
+
+	/**
+	 * Reads a script's integer reply.
+	 * @param result the reply
+	 * @param action what the script does
+	 * @param key the lock key
+	 * @return the integer
+	 * @throws DistributedLockException if the reply is no integer
+	 */
+	static long toLong(@Nullable Object result, String action, String key) {
+		if (!(result instanceof Long value)) {
+			throw noResult(action, key, result);
+		}
+		return value;
+	}
+
+	/**
+	 * Reads a script's reply of two integers, such as a result and a fencing token.
+	 * @param result the reply
+	 * @param action what the script does
+	 * @param key the lock key
+	 * @return the pair
+	 * @throws DistributedLockException if the reply is no list of two integers
+	 */
+	static Pair toPair(@Nullable Object result, String action, String key) {
+		if (result instanceof List<?> list && list.size() == 2 && list.get(0) instanceof Long first
+				&& list.get(1) instanceof Long second) {
+			return new Pair(first, second);
+		}
+		throw noResult(action, key, result);
+	}
+
+	/**
+	 * Reads the reply of an acquire script that answers an acquisition with its fencing token alone, one integer
+	 * (a list of one from Lettuce's list output, a {@code Long} from Jedis's: see {@link ScriptTransport}), and
+	 * anything else with a pair.
+	 * @param result the reply
+	 * @param action what the script does
+	 * @param key the lock key
+	 * @return {@link LockScripts#ACQUIRED} and the token for one integer, else the pair
+	 * @throws DistributedLockException if the reply is neither
+	 */
+	static Pair toAcquisition(@Nullable Object result, String action, String key) {
+		if (result instanceof Long token) {
+			return new Pair(LockScripts.ACQUIRED, token);
+		}
+		if (result instanceof List<?> list && list.size() == 1 && list.get(0) instanceof Long token) {
+			return new Pair(LockScripts.ACQUIRED, token);
+		}
+		return toPair(result, action, key);
+	}
+
+	/**
+	 * Words a reply that is not what the script returns.
+	 * @param action what the script does
+	 * @param key the lock key
+	 * @param result the reply
+	 * @return the exception to fail with
+	 */
+	static DistributedLockException noResult(String action, String key, @Nullable Object result) {
+		return new DistributedLockException("Could not " + action + " lock '" + key + "': Redis returned "
+				+ ((result != null) ? "an unexpected " + result.getClass().getSimpleName() : "no result"));
 	}
 
 	private static byte[][] keysAndArgs(String redisKey, String... args) {

@@ -56,14 +56,6 @@ interface ScriptTransport {
 	boolean isBlocking();
 
 	/**
-	 * Counts the NOSCRIPT answers Redis gave (each followed by the script's text): Redis lost the scripts it had
-	 * (a restart, a failover to a server that never ran them, {@code SCRIPT FLUSH}), so what a command found may
-	 * not be what an earlier command left. Read by {@link ReleaseReplays}.
-	 * @return how many NOSCRIPT answers came so far
-	 */
-	long noScriptAnswers();
-
-	/**
 	 * Picks the transport for a connection factory: asynchronous on Lettuce with a shared native connection
 	 * (Spring Data Redis's default), blocking otherwise.
 	 * @param connectionFactory the factory
@@ -85,6 +77,16 @@ interface ScriptTransport {
 	static boolean isLettuce(RedisConnectionFactory connectionFactory) {
 		return ClassUtils.isPresent("io.lettuce.core.RedisClient", ScriptTransport.class.getClassLoader())
 				&& connectionFactory instanceof LettuceConnectionFactory;
+	}
+
+	/**
+	 * Tells whether a factory is Lettuce's for a Redis Cluster, as configured (without asking a connection, which
+	 * would block), and without loading Lettuce's classes where Lettuce is absent.
+	 * @param connectionFactory the factory
+	 * @return {@code true} for a cluster-aware {@link LettuceConnectionFactory}
+	 */
+	static boolean isLettuceCluster(RedisConnectionFactory connectionFactory) {
+		return isLettuce(connectionFactory) && ((LettuceConnectionFactory) connectionFactory).isClusterAware();
 	}
 
 	/**

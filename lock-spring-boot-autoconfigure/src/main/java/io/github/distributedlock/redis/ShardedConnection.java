@@ -18,8 +18,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 final class ShardedConnection implements AutoCloseable {
 
-	/** Logs as {@link ReleaseNotifications}, the category the documentation names for these messages. */
-	private static final Log logger = LogFactory.getLog(ReleaseNotifications.class);
+	/** Logs as {@link NotificationListener}, the category the documentation names for these messages. */
+	private static final Log logger = LogFactory.getLog(NotificationListener.LOG_CATEGORY);
 
 	private final LettuceConnectionFactory connectionFactory;
 

@@ -39,8 +39,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 final class ShardedSubscription implements NotificationSubscription {
 
-	/** Logs as {@link ReleaseNotifications}, the category the documentation names for these messages. */
-	private static final Log logger = LogFactory.getLog(ReleaseNotifications.class);
+	/** Logs as {@link NotificationListener}, the category the documentation names for these messages. */
+	private static final Log logger = LogFactory.getLog(NotificationListener.LOG_CATEGORY);
 
 	/** How long a slot's subscription outlives its last waiter: a lock waited on again soon is not resubscribed. */
 	static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(5);
@@ -107,7 +107,7 @@ final class ShardedSubscription implements NotificationSubscription {
 	 * @param listener told of messages and of subscriptions made or lost
 	 * @param scheduler runs the subscriptions; owned by the caller
 	 */
-	ShardedSubscription(LettuceConnectionFactory connectionFactory, ReleaseChannels channels, String clientId,
+	ShardedSubscription(LettuceConnectionFactory connectionFactory, NotificationChannels channels, String clientId,
 			Listener listener, ScheduledExecutorService scheduler) {
 		this.connection = new ShardedConnection(connectionFactory, new Messages());
 		this.slotChannels = new SlotChannels(channels, clientId);

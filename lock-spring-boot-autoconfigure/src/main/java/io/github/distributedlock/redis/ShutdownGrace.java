@@ -123,7 +123,7 @@ final class ShutdownGrace {
 	private List<Hold> stillHeld() {
 		List<Hold> held = new ArrayList<>();
 		for (Hold hold : this.holds) {
-			if (!hold.released && !hold.isKnownLost() && !hold.isOrphaned()) {
+			if (!hold.isReleased() && !hold.isKnownLost() && !hold.isOrphaned()) {
 				held.add(hold);
 			}
 		}
@@ -136,7 +136,7 @@ final class ShutdownGrace {
 	}
 
 	static String describe(Hold hold) {
-		return "'" + hold.id.key() + "' (" + HoldEvents.typeOf(hold) + ", held by " + hold.holder() + ")";
+		return "'" + hold.key() + "' (" + HoldEvents.typeOf(hold) + ", held by " + hold.holder() + ")";
 	}
 
 }

@@ -15,10 +15,10 @@ import org.apache.commons.logging.LogFactory;
  */
 final class SlotChannels {
 
-	/** Logs as {@link ReleaseNotifications}, the category the documentation names for these messages. */
-	private static final Log logger = LogFactory.getLog(ReleaseNotifications.class);
+	/** Logs as {@link NotificationListener}, the category the documentation names for these messages. */
+	private static final Log logger = LogFactory.getLog(NotificationListener.LOG_CATEGORY);
 
-	private final ReleaseChannels channels;
+	private final NotificationChannels channels;
 
 	private final String grantSuffix;
 
@@ -27,7 +27,7 @@ final class SlotChannels {
 	 * @param channels the channels, sharded
 	 * @param clientId the client's id: its grant channels end with {@code :<client id>}
 	 */
-	SlotChannels(ReleaseChannels channels, String clientId) {
+	SlotChannels(NotificationChannels channels, String clientId) {
 		this.channels = channels;
 		this.grantSuffix = ":" + clientId;
 	}

@@ -72,7 +72,7 @@ final class WaitLog {
 	}
 
 	static void renewed(List<Hold> due, long sentAtNanos) {
-		long gone = due.stream().filter((hold) -> hold.lostReason != null).count();
+		long gone = due.stream().filter((hold) -> hold.lostReason() != null).count();
 		renewals.trace("Renewed " + due.size() + ((due.size() == 1) ? " lock" : " locks") + " in "
 				+ ((due.size() == 1) ? "one round trip" : "one batch") + " of " + millis(System.nanoTime() - sentAtNanos)
 				+ " ms" + ((gone > 0) ? "; " + gone + " found gone or not renewed in time" : ""));

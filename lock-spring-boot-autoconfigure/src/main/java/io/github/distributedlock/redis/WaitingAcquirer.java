@@ -1,18 +1,14 @@
 package io.github.distributedlock.redis;
 
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Acquires a lock in Redis for one owner, trying again when a release notification wakes it or the holder's
@@ -27,25 +23,17 @@ import org.jspecify.annotations.Nullable;
 final class WaitingAcquirer {
 
 	/**
-	 * Longest wait between two tries: a waiter's place or claim lasts this plus {@link #CLAIM_SLACK_MILLIS}
-	 * after each try, and each try refreshes it; so a grant to a waiter that died holds the others up for that
+	 * Longest wait between two tries: a waiter's place or claim lasts this plus {@link LockKind#CLAIM_SLACK_MILLIS}
+	 * (read/write) after each try, and each try refreshes it; so a grant to a waiter that died holds the others up for that
 	 * waiter's lease, not the previous holder's, and a dead writer's claim keeps readers out for seconds, not
 	 * for its lease.
 	 */
 	static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-	/**
-	 * How long (milliseconds) a read/write claim outlives the wait it announced, for the waiter's round trips
-	 * and pauses; the reentrant script adds the same slack to its queue entries ({@code RL_ENTRY_SLACK}).
-	 */
-	private static final long CLAIM_SLACK_MILLIS = 2000;
-
 	/** Wait bound when a foreign key without a TTL blocks the lock: it cannot expire, so retry now and then. */
 	static final long NO_TTL_RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
-	final LockCommands commands;
-
-	final ReleaseNotifications notifications;
+	final NotificationListener notifications;
 
 	/** Runs the withdrawal after an unknown outcome, so that the failed acquisition does not wait for it too. */
 	final Executor background;
@@ -74,10 +62,9 @@ final class WaitingAcquirer {
 	 * @param timer ends waits
 	 * @param resume runs the tries that follow a wait
 	 */
-	WaitingAcquirer(LockCommands commands, ReleaseNotifications notifications, Executor background,
-			ScheduledExecutorService timer, Executor resume, AtomicBoolean closed) {
+	WaitingAcquirer(NotificationListener notifications, Executor background, ScheduledExecutorService timer,
+			Executor resume, AtomicBoolean closed) {
 		this.closed = closed;
-		this.commands = commands;
 		this.notifications = notifications;
 		this.background = background;
 		this.timer = timer;
@@ -86,6 +73,7 @@ final class WaitingAcquirer {
 
 	/**
 	 * Starts acquiring in Redis; the first try is sent from the calling thread.
+	 * @param attempt the attempt
 	 * @param tryOnce whether to try once, without waiting or leaving anything in Redis
 	 * @param deadline the {@link System#nanoTime()} to give up at
 	 * @return the wait, whose {@linkplain RedisWait#result() result} completes with the acquisition, with
@@ -95,13 +83,11 @@ final class WaitingAcquirer {
 	 * if Redis could not be reached (what the failed try may have left in Redis is then withdrawn in the
 	 * background)
 	 */
-	RedisWait acquire(LockType type, int permits, String key, String redisKey, String owner, String downgradeFrom,
-			long leaseMillis, boolean tryOnce, long deadline) {
+	RedisWait acquire(Attempt attempt, boolean tryOnce, long deadline) {
 		long waitId = this.waitIds.incrementAndGet();
 		// register before the first try: a release between a failed try and the wait still wakes it
-		ReleaseWaiter waiter = tryOnce ? null : this.notifications.register(redisKey, waitId);
-		RedisWait wait = new RedisWait(this, type, permits, key, redisKey, owner, downgradeFrom, leaseMillis, deadline,
-				waitId, waiter);
+		NotificationWaiter waiter = tryOnce ? null : this.notifications.register(attempt.redisKey(), waitId);
+		RedisWait wait = new RedisWait(this, attempt, deadline, waitId, waiter);
 		this.live.add(wait);
 		wait.tryLock();
 		return wait;
@@ -137,12 +123,13 @@ final class WaitingAcquirer {
 	}
 
 	/**
-	 * How long a blocked try keeps the waiter's place or claim: until its next try (at most {@link #RETRY_NANOS}
-	 * away), plus the slack for read/write claims.
+	 * How long a blocked try's wait may last: until its next try, at most {@link #RETRY_NANOS} away; its kind adds
+	 * its slack ({@link LockKind#claimMillis}).
+	 * @param remainingNanos until the deadline
+	 * @return milliseconds, at least 1
 	 */
-	static long claimMillis(LockType type, long remainingNanos) {
-		long untilNextTry = Math.max(1, TimeUnit.NANOSECONDS.toMillis(Math.min(remainingNanos, RETRY_NANOS)) + 1);
-		return (type == LockType.REENTRANT) ? untilNextTry : untilNextTry + CLAIM_SLACK_MILLIS;
+	static long untilNextTryMillis(long remainingNanos) {
+		return Math.max(1, TimeUnit.NANOSECONDS.toMillis(Math.min(remainingNanos, RETRY_NANOS)) + 1);
 	}
 
 	static IllegalMonitorStateException upgradeRefused(String key) {

@@ -45,6 +45,51 @@
  * </ul>
  * Redis commands fail within the connection factory's command timeout ({@code spring.data.redis.timeout});
  * such failures surface as {@link io.github.distributedlock.core.DistributedLockException}.
+ *
+ * <h2>One acquire, step by step (for maintainers)</h2>
+ * An uncontended {@code @DistributedLock} call, acquire and release, in the order the classes run (the Lua files
+ * are under {@code src/main/resources/io/github/distributedlock/redis/}):
+ * <ol>
+ * <li>{@code aop}: {@code DistributedLockInterceptor} finds the method's {@code LockOperation} (resolved once by
+ * {@code LockOperationSource}), evaluates the key ({@code LockKeyEvaluator}) and calls the template.</li>
+ * <li>{@code core}: {@code DistributedLockTemplate} runs {@code LockedRun}, which asks {@code LockAcquirer} for a
+ * {@link io.github.distributedlock.core.LockRequest} of the store ({@code LockClient.acquire}); with Micrometer,
+ * {@code metrics.ObservedLockClient} decorates the client.</li>
+ * <li>{@link RedisLockClient#acquire} reads its {@link ClientSession} (one run of the client) and starts an
+ * {@link Acquisition} through {@link HoldAcquirer}, which picks the request's {@link LockKind} ({@link LockKinds}:
+ * here {@link ReentrantKind}).</li>
+ * <li>{@link Acquisition}: no hold of this owner yet, so a new {@link Attempt} (its own owner id); an exclusive kind
+ * takes a turn in the key's {@link LocalQueue} ({@link LocalQueues}), the head at once when nobody of this client
+ * holds or waits.</li>
+ * <li>{@link WaitingAcquirer} registers a {@link NotificationWaiter} with the {@link NotificationListener} and starts
+ * a {@link RedisWait}, whose first try is {@link ReentrantKind#tryAcquire}: {@link ScriptExecutor} sends
+ * {@code reentrant_acquire_head.lua} (with {@code fence.lua}, {@code notify.lua}, {@code reentrant_common.lua},
+ * {@code reentrant_acquire.lua} behind it) through a {@link ScriptTransport} ({@link LettuceScriptTransport}
+ * without blocking a thread); a free lock answers the fencing token at once.</li>
+ * <li>{@link HoldAcquirer#onAcquired} makes the {@link Hold} from the {@link Attempt} and a {@link Grant} (dated by
+ * {@link ServerLife} with its {@link ConnectionBreaks connection generation}), tells {@link HoldEvents}, and
+ * schedules it with the {@link LeaseWatchdog}; the caller gets a {@link RedisLockHandle}.</li>
+ * <li>Release: the handle's {@code close()} ({@code core.AbstractLockHandle}) calls {@link HoldReleaser#release},
+ * which takes the last hold ({@link Hold#release}) and sends {@link ReentrantKind#release}
+ * ({@code reentrant_release_head.lua}: HGET, HLEN, DEL); the hold leaves the watchdog and its local queue, and
+ * {@link HoldEvents} tells of the release. A failed round trip goes to {@link ReleaseFailures} (retried by
+ * {@link ReleaseRetrier}); a "not held" after a broken connection to {@link ReleaseReplayCheck}.</li>
+ * </ol>
+ * <b>A contended hand-over</b>, two threads of one client: the second thread's {@link Acquisition} waits in the
+ * {@link LocalQueue} (a {@link LocalQueue.Waiter}, no thread blocked). The holder's {@link HoldReleaser} reserves it
+ * ({@link LocalQueue#reserveNext()}) and passes it to {@link ReentrantKind#release}, whose script writes the waiter
+ * as holder with a new token in the same round trip (answer {@link LockScripts#HANDED_OVER}); the queue hands the
+ * turn over ({@link LocalQueue#handedOver}) and the waiter's {@link Acquisition} makes its {@link Hold} from it.
+ * Between instances, a blocked {@link RedisWait} keeps its place in the lock's queue in Redis ({@code q:<owner>});
+ * the holder's release grants the lock to the first in line and publishes the grant on the waiter's client channel
+ * ({@code notify.lua}); the {@link NotificationListener} calls {@link NotificationWaiter#grant}, and the
+ * {@link RedisWait} enters the hold it was granted, or tries again at once if the grant came late.
+ * <p>
+ * The families: {@code *Kind} (the scripts of each kind of lock), {@code Hold*} (a hold and its acquire and
+ * release sides), {@code Notification*}, {@code Classic*} and {@code Sharded*} (release notifications and grants),
+ * {@code Release*} (the release command's failures, retries and replays), {@code Lease*} (renewal: the watchdog,
+ * its scripts, its watches), {@code Wait*} and {@link RedisWait} (waiting in Redis), {@code Local*} (the local
+ * queue), {@code Script*} (scripts and their transport), {@code Redis*} (diagnostics, permissions, failures).
  */
 @NullMarked
 package io.github.distributedlock.redis;

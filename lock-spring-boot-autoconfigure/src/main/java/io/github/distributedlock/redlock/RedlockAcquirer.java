@@ -1,5 +1,6 @@
 package io.github.distributedlock.redlock;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -13,8 +14,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Starts a {@link RedlockLockClient}'s acquisitions: re-enters an owner's hold that is still valid (no new vote),
- * or runs a {@link RedlockAcquisition} with a fresh attempt id and, once it holds, records the hold, has it
- * renewed and reported, and hands out its handle. Thread-safe: the holds are a concurrent map shared with the
+ * or runs a {@link RedlockAcquisition} with a fresh attempt id and, once it holds, records the hold (with the
+ * request's minimum hold, counted from then; a re-entry's may move it later), has it renewed and reported, and
+ * hands out its handle. Thread-safe: the holds are a concurrent map shared with the
  * client and its releases.
  */
 final class RedlockAcquirer {
@@ -38,6 +40,9 @@ final class RedlockAcquirer {
 	private final Map<RedlockHold.HoldKey, RedlockHold> holds;
 
 	private final AtomicLong attempts = new AtomicLong();
+
+	/** The longest minimum hold counted: a longer one is as good as for ever. */
+	private static final Duration LONGEST_HOLD = Duration.ofDays(36_500);
 
 	RedlockAcquirer(String clientId, String keyPrefix, RedlockCommands commands, RedlockNotifications notifications,
 			ScheduledExecutorService scheduler, RedlockEvents events, RedlockRenewer renewer, RedlockReleases releases,
@@ -84,6 +89,7 @@ final class RedlockAcquirer {
 				result.complete(null);
 				return;
 			}
+			hold.holdAtLeast(System.nanoTime(), nanos(request));
 			this.holds.put(id, hold);
 			this.renewer.watch(hold);
 			this.events.acquired(hold);
@@ -110,7 +116,17 @@ final class RedlockAcquirer {
 		if (lost != null) {
 			throw new LockLostException(request.key(), lost);
 		}
-		return hold.reenter() ? handle(hold, request) : null;
+		if (!hold.reenter()) {
+			return null;
+		}
+		hold.holdAtLeast(System.nanoTime(), nanos(request));
+		return handle(hold, request);
+	}
+
+	/** The request's minimum hold in nanoseconds (0 for none), at most a century: added to a nanoTime it cannot overflow. */
+	private static long nanos(LockRequest request) {
+		return request.holdAtLeast().compareTo(LONGEST_HOLD) > 0 ? LONGEST_HOLD.toNanos()
+				: request.holdAtLeast().toNanos();
 	}
 
 	private RedlockHandle handle(RedlockHold hold, LockRequest request) {

@@ -11,9 +11,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One acquisition of a Redlock, round after round until it holds, its deadline passes or it is cancelled. A
- * round: the start time on {@link System#nanoTime()}; the vote ({@code vote.lua}) sent to every node at once;
- * with a quorum of grants, the fencing token (one more than the greatest counter of the grants) recorded
- * ({@code record.lua}) on the granting nodes; with a quorum of records, the validity
+ * round: the start time on {@link System#nanoTime()}; the vote ({@code vote.lua}) sent to every node at once, until
+ * its outcome is one no later answer changes ({@code RedlockCommands.vote}); with a quorum of grants, the fencing
+ * token (one more than the greatest token basis of every node that answered) recorded ({@code record.lua}) on every
+ * node that answered; with a quorum of records on granting nodes, the validity
  * {@code lease - elapsed - drift}; held if it is at least the minimum validity. Any other outcome withdraws the
  * attempt on every node (also those that did not answer, which get a withdrawal marker) and tries again within
  * the deadline: after a round that no node granted because other attempts hold the key, or that a quorum
@@ -23,7 +24,10 @@ import org.jspecify.annotations.Nullable;
  * delay and the retry delay (no later than the holder's lease ends where it ends first); after any other round
  * (a split vote between contenders, nodes that did not answer), after a random delay of up to the retry delay, as
  * redis.io's algorithm does, so that contenders do not vote again in step. Each round is a new attempt id, so no
- * command of a withdrawn round acts on a later one. Thread-safe: rounds run one after another on Lettuce's and
+ * command of a withdrawn round acts on a later one. When the deadline passes (or at once for a single try), the
+ * outcome is judged on the last round's every answer: fewer than a quorum of nodes answered is the store
+ * unavailable ({@link DistributedLockException}); otherwise not acquired ({@code null}: busy, also while a minority
+ * of nodes is down). Thread-safe: rounds run one after another on Lettuce's and
  * the scheduler's threads.
  */
 final class RedlockAcquisition {
@@ -132,7 +136,7 @@ final class RedlockAcquisition {
 			return withdraw(attempt, votes);
 		}
 		long token = votes.nextToken();
-		return this.commands.record(this.keys, attempt, token, votes.granted()).thenCompose((recorded) -> {
+		return this.commands.record(this.keys, attempt, token, votes.answered()).thenCompose((recorded) -> {
 			long validUntil = start + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis)
 					- this.commands.settings().driftNanos(this.leaseMillis);
 			long validity = validUntil - System.nanoTime();
@@ -155,6 +159,9 @@ final class RedlockAcquisition {
 		long left = this.deadline - System.nanoTime();
 		if (this.tryOnce || (!this.waitsForever && left <= 0)) {
 			int quorum = this.commands.settings().quorum();
+			// a vote that did not end with a quorum answering waited for every node (each within the node timeout):
+			// fewer than a quorum answering is the store unavailable; otherwise the lock is busy (held by another
+			// owner, or split between contenders), also while a minority of nodes is down
 			if (this.lastAnswered < quorum) {
 				this.result.completeExceptionally(new DistributedLockException("Lock '" + this.id.key()
 						+ "': only " + this.lastAnswered + " of " + this.commands.nodes().size()

@@ -8,9 +8,12 @@ import io.lettuce.core.RedisCommandTimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The commands of the Redlock store, each sent to every node at once ({@link NodeReplies#sendUntilQuorum}): the vote,
- * the token's record, the renewal and the release (which publishes the key on the release channel where a
- * waiting attempt was refused). Thread-safe.
+ * The commands of the Redlock store, each sent to every node at once: the vote, the token's record, the renewal
+ * and the release (which publishes the key on the release channel where a waiting attempt was refused). A round
+ * completes early only when no later reply can change its outcome (a quorum succeeded, or so many answered
+ * against it that no quorum can); where a decision needs the late replies (the vote's busy or unavailable, its
+ * token; a release neither confirmed nor refuted), it waits for them, each bounded by the per-node timeout.
+ * Thread-safe.
  */
 final class RedlockCommands {
 
@@ -42,8 +45,11 @@ final class RedlockCommands {
 	}
 
 	/**
-	 * Phase 1: asks every node for its vote, and completes once a quorum granted (or no longer can), without
-	 * waiting for the slowest node.
+	 * Phase 1: asks every node for its vote, and completes once the outcome no later reply can change is known
+	 * (each node bounded by the per-node timeout): with a quorum of grants, once every node whose last command was
+	 * answered answered this vote too (the token is minted from all their answers); busy once a quorum answered and
+	 * the grants can no longer reach a quorum; otherwise (unavailable, or not yet known) once every node answered
+	 * or failed. Never on the replies that happened to come first.
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
 	 * @param leaseMillis the lease
@@ -66,17 +72,59 @@ final class RedlockCommands {
 		String[] args = { keys.lock(), keys.counter(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
 		String marks = waits ? "1" : "0";
-		// filled in also by the votes that answer after the quorum: their nodes need no withdrawal marker
+		// per node, whether its vote answered in time: a node whose vote did not gets a withdrawal marker
 		boolean[] answered = new boolean[this.nodes.size()];
-		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease, marks)
+		// per node, whether the round waits for its answer once a quorum granted: not for a node whose last command
+		// went unanswered (frozen, partitioned), or every acquisition would wait out its node timeout
+		boolean[] awaited = new boolean[this.nodes.size()];
+		for (int i = 0; i < awaited.length; i++) {
+			awaited[i] = this.nodes.get(i).lastAnswered();
+		}
+		int quorum = this.settings.quorum();
+		return NodeReplies.sendUntilDecided(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease, marks)
 			.whenComplete((reply, failure) -> {
 				if (failure == null) {
 					answered[i] = true;
 				}
 				tell(node, reply, failure);
-			}), (reply) -> reply instanceof List<?> list && !list.isEmpty() && Long.valueOf(1).equals(list.get(0)),
-				this.settings.quorum())
+			}), (replies) -> voteDecided(replies, awaited, quorum))
 			.thenApply((replies) -> Votes.of(replies, answered));
+	}
+
+	/**
+	 * Whether a vote's replies so far decide the round so that no later reply changes its outcome: a quorum
+	 * granted and every awaited node answered or failed (the token is minted from their every answer); or the
+	 * grants can no longer reach a quorum while a quorum answered (busy, whatever the others answer). Otherwise
+	 * the round waits for every node (unavailable is known only once fewer than a quorum can have answered).
+	 */
+	private static boolean voteDecided(NodeReplies replies, boolean[] awaited, int quorum) {
+		int n = awaited.length;
+		int grants = 0;
+		int against = 0;
+		int answered = 0;
+		boolean waiting = false;
+		for (int i = 0; i < n; i++) {
+			Object reply = replies.replies().get(i);
+			if (reply != null) {
+				answered++;
+				if (reply instanceof List<?> list && !list.isEmpty() && Long.valueOf(1).equals(list.get(0))) {
+					grants++;
+				}
+				else {
+					against++;
+				}
+			}
+			else if (replies.failed(i)) {
+				against++;
+			}
+			else if (awaited[i]) {
+				waiting = true;
+			}
+		}
+		if (grants >= quorum) {
+			return !waiting;
+		}
+		return against > n - quorum && answered >= quorum;
 	}
 
 	private void tell(RedlockNode node, @Nullable Object reply, @Nullable Throwable failure) {
@@ -109,18 +157,21 @@ final class RedlockCommands {
 	}
 
 	/**
-	 * Phase 2: records the token on the nodes that granted, and completes once a quorum recorded (or no longer
-	 * can).
+	 * Phase 2: records the token on every node that answered the vote (each raises its token counter to it; a
+	 * granting node also records it on the attempt's key), and completes once a quorum of granting nodes recorded
+	 * it (or no longer can: an outcome no later reply changes). A refusing node's record is not waited for
+	 * beyond that: it only carries the token to a later quorum.
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
 	 * @param token the token
-	 * @param granted per node, whether it granted (only those are asked)
-	 * @return completes with the replies (1 where recorded); never fails
+	 * @param answered per node, whether it answered the vote (only those are asked)
+	 * @return completes with the replies (1 where recorded while the attempt held the key); never fails
 	 */
-	CompletableFuture<NodeReplies> record(RedlockKeys keys, String attempt, long token, boolean[] granted) {
+	CompletableFuture<NodeReplies> record(RedlockKeys keys, String attempt, long token, boolean[] answered) {
 		String[] args = { keys.lock(), keys.counter() };
 		String value = Long.toString(token);
-		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> granted[i]
+		boolean[] asked = answered.clone();
+		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> asked[i]
 				? node.eval(RedlockScript.RECORD, args, attempt, value) : CompletableFuture.completedFuture(0L),
 				(reply) -> Long.valueOf(1).equals(reply), this.settings.quorum());
 	}
@@ -147,10 +198,11 @@ final class RedlockCommands {
 	 * the release is sent as text to a node whose vote did not answer (see {@link #releaseOn}); every node gets
 	 * the attempt's marker, so a vote of it run late is refused and a repeated release answers as the first
 	 * @return completes with the replies (1 where the attempt held the key and it was deleted) once a quorum
-	 * deleted it (or no longer can), without waiting for the slowest node, whose release still runs; never fails
+	 * deleted it, or so many answered that it was not there that no quorum can have held it, without waiting for
+	 * the slowest node then, whose release still runs; otherwise once every node answered or failed; never fails
 	 */
 	CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
-		return release(keys, attempt, leaseMillis, answered, this.channel);
+		return end(keys, attempt, leaseMillis, answered, this.channel, 0);
 	}
 
 	/**
@@ -164,16 +216,35 @@ final class RedlockCommands {
 	 * @return completes as {@link #release}'s does; never fails
 	 */
 	CompletableFuture<NodeReplies> withdraw(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
-		return release(keys, attempt, leaseMillis, answered, "");
+		return end(keys, attempt, leaseMillis, answered, "", 0);
 	}
 
-	private CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis,
-			boolean[] answered, String channel) {
+	/**
+	 * Releases a hold whose minimum hold has not ended, as {@link #release} does, but where the attempt holds the
+	 * key it is kept, taken by nobody, for what is left of the minimum hold ({@code release.lua} with a keep), and
+	 * nothing is published.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease: how long the attempt's marker lives
+	 * @param keepMillis what is left of the minimum hold, in milliseconds, at least 1: the key's TTL from now on
+	 * @param answered per node, whether its vote answered
+	 * @return completes as {@link #release}'s does (1 where the attempt held the key); never fails
+	 */
+	CompletableFuture<NodeReplies> keep(RedlockKeys keys, String attempt, long leaseMillis, long keepMillis,
+			boolean[] answered) {
+		return end(keys, attempt, leaseMillis, answered, "", keepMillis);
+	}
+
+	private CompletableFuture<NodeReplies> end(RedlockKeys keys, String attempt, long leaseMillis,
+			boolean[] answered, String channel, long keepMillis) {
 		String[] args = { keys.lock(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
-		return NodeReplies.sendUntilQuorum(this.nodes, (node, i) -> releaseOn(node, args, attempt, lease,
-				answered == null || answered[i], channel), (reply) -> Long.valueOf(1).equals(reply),
-				this.settings.quorum());
+		String keep = Long.toString(keepMillis);
+		int n = this.nodes.size();
+		int quorum = this.settings.quorum();
+		return NodeReplies.sendUntilDecided(this.nodes, (node, i) -> releaseOn(node, args, attempt, lease,
+				answered == null || answered[i], channel, keep),
+				(replies) -> replies.ones() >= quorum || n - (replies.answered() - replies.ones()) < quorum);
 	}
 
 	/**
@@ -188,11 +259,32 @@ final class RedlockCommands {
 	 */
 	CompletableFuture<NodeReplies> releaseAgain(RedlockKeys keys, String attempt, long leaseMillis,
 			boolean[] answered, NodeReplies first) {
+		return endAgain(keys, attempt, leaseMillis, answered, first, this.channel, 0);
+	}
+
+	/**
+	 * Sends a {@link #keep} again to the nodes that did not answer it, once, as {@link #releaseAgain} does.
+	 * @param keys the lock's keys
+	 * @param attempt the attempt id
+	 * @param leaseMillis the lease: how long the attempt's marker lives
+	 * @param keepMillis what is left of the minimum hold, in milliseconds
+	 * @param answered per node, whether its vote answered
+	 * @param first the replies to the first keep
+	 * @return completes with the first replies, those of the nodes that answered now filled in; never fails
+	 */
+	CompletableFuture<NodeReplies> keepAgain(RedlockKeys keys, String attempt, long leaseMillis, long keepMillis,
+			boolean[] answered, NodeReplies first) {
+		return endAgain(keys, attempt, leaseMillis, answered, first, "", keepMillis);
+	}
+
+	private CompletableFuture<NodeReplies> endAgain(RedlockKeys keys, String attempt, long leaseMillis,
+			boolean[] answered, NodeReplies first, String channel, long keepMillis) {
 		String[] args = { keys.lock(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
+		String keep = Long.toString(keepMillis);
 		return NodeReplies.sendToAll(this.nodes, (node, i) -> first.answered(i)
 				? CompletableFuture.completedFuture(first.replies().get(i))
-				: releaseOn(node, args, attempt, lease, answered[i], this.channel));
+				: releaseOn(node, args, attempt, lease, answered[i], channel, keep));
 	}
 
 	/**
@@ -202,9 +294,9 @@ final class RedlockCommands {
 	 * late would never be sent again as text.
 	 */
 	private static CompletableFuture<Object> releaseOn(RedlockNode node, String[] keys, String attempt,
-			String markerMillis, boolean voteAnswered, String channel) {
-		return voteAnswered ? node.eval(RedlockScript.RELEASE, keys, attempt, markerMillis, channel)
-				: node.evalText(RedlockScript.RELEASE, keys, attempt, markerMillis, channel);
+			String markerMillis, boolean voteAnswered, String channel, String keepMillis) {
+		return voteAnswered ? node.eval(RedlockScript.RELEASE, keys, attempt, markerMillis, channel, keepMillis)
+				: node.evalText(RedlockScript.RELEASE, keys, attempt, markerMillis, channel, keepMillis);
 	}
 
 }

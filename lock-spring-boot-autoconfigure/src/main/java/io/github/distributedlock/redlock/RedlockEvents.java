@@ -110,7 +110,7 @@ final class RedlockEvents {
 	private void tellLossNow(RedlockHold hold, String reason) {
 		logger.warn("Redlock '" + hold.id.key() + "' held by " + hold.attempt + " was lost: " + reason);
 		// the holder's work first (whenLost, onLost = INTERRUPT): it is what may still write
-		hold.lossSignal.signal(new LockLostException(hold.id.key(), reason));
+		hold.lossSignal().signal(new LockLostException(hold.id.key(), reason));
 		tell(() -> this.observer.lost(hold.id.key(), LockType.REENTRANT, 1, reason));
 	}
 

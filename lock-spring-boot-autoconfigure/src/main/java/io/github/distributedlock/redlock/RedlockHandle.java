@@ -67,7 +67,7 @@ public final class RedlockHandle extends AbstractLockHandle {
 
 	@Override
 	protected LockLossSignal lossSignal() {
-		return this.hold.lossSignal;
+		return this.hold.lossSignal();
 	}
 
 	@Override

@@ -8,14 +8,16 @@ import java.util.concurrent.ScheduledFuture;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.HeldLock;
+import io.github.distributedlock.core.HoldState;
 import io.github.distributedlock.core.LockLossSignal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One owner's hold of one lock on a quorum of nodes: its attempt id, fencing token, validity (on this client's
- * monotonic clock), the owner's re-entries (counted here: a re-entry needs no new vote), and its loss. Shared by
- * the handles of the owner's re-entries. Thread-safe: the mutable state is guarded by this object's monitor, the
- * validity and loss are volatile.
+ * One owner's hold of one lock on a quorum of nodes: its attempt id, fencing token, and (in {@link HoldState}, the
+ * bookkeeping every store shares) its validity on this client's monotonic clock as the confirmed lease, the owner's
+ * re-entries (counted here: a re-entry needs no new vote), whether it was released, and its loss. Shared by the
+ * handles of the owner's re-entries. Thread-safe: the state is {@link HoldState}'s; the minimum hold and the
+ * thread's handles are guarded by this object's monitor.
  */
 final class RedlockHold {
 
@@ -32,30 +34,26 @@ final class RedlockHold {
 	final boolean autoRenew;
 
 	/**
-	 * Per node, whether its vote answered: where it did not, the release leaves a withdrawal marker. Shared with the
-	 * votes, whose late answers still fill it in (see {@link Votes#of(NodeReplies, boolean[])}).
+	 * Per node, whether its vote answered in time: where it did not, the release leaves a withdrawal marker (see
+	 * {@link Votes#of(NodeReplies, boolean[])}).
 	 */
 	final boolean[] answered;
 
 	final long acquiredAt = System.nanoTime();
 
-	final LockLossSignal lossSignal = new LockLossSignal();
-
-	/** Until when a quorum holds the lock for this attempt, as a {@link System#nanoTime()} value. */
-	private volatile long validUntil;
-
-	private volatile @Nullable String lostReason;
-
-	/** Holds of the owner not yet released: 1 for the acquisition, one more per re-entry. Guarded by this. */
-	private int count = 1;
-
-	/** Set once the last hold was released or the loss was handled. Guarded by this. */
-	private boolean ended;
+	/** The count, release, loss and validity ({@link HoldState#confirmedUntil()}) of the hold. */
+	private final HoldState state;
 
 	/** Handles the owning thread releases with {@code release(key, type)}, last acquired last. Guarded by this. */
 	private final Deque<RedlockHandle> byThread = new ArrayDeque<>();
 
 	private volatile @Nullable ScheduledFuture<?> renewal;
+
+	/**
+	 * Until when the lock stays taken at least (the minimum hold), as a {@link System#nanoTime()} value;
+	 * {@link Long#MIN_VALUE} for none. Guarded by this.
+	 */
+	private long holdUntil = Long.MIN_VALUE;
 
 	RedlockHold(HoldKey id, RedlockKeys keys, String attempt, long token, long leaseMillis, boolean autoRenew,
 			boolean[] answered, long validUntil) {
@@ -66,76 +64,68 @@ final class RedlockHold {
 		this.leaseMillis = leaseMillis;
 		this.autoRenew = autoRenew;
 		this.answered = answered;
-		this.validUntil = validUntil;
+		this.state = new HoldState(validUntil);
 	}
 
+	/**
+	 * Returns until when a quorum holds the lock for this attempt.
+	 * @return a {@link System#nanoTime()} value
+	 */
 	long validUntil() {
-		return this.validUntil;
+		return this.state.confirmedUntil();
 	}
 
 	/**
 	 * Moves the validity later after a renewal confirmed on a quorum; never earlier.
 	 * @param until the renewal's validity end, a {@link System#nanoTime()} value
 	 */
-	synchronized void confirmedUntil(long until) {
-		if (until - this.validUntil > 0) {
-			this.validUntil = until;
-		}
+	void confirmedUntil(long until) {
+		this.state.confirmUntil(until);
 	}
 
 	@Nullable String lostReason() {
-		return this.lostReason;
+		return this.state.lostReason();
 	}
 
 	/**
-	 * Marks the hold lost, the first time only, unless it ended.
+	 * Returns the signal of the hold's loss, which its handles' {@code whenLost()} read.
+	 * @return the signal, one per hold
+	 */
+	LockLossSignal lossSignal() {
+		return this.state.lossSignal();
+	}
+
+	/**
+	 * Marks the hold lost, the first time only, unless its last hold was released.
 	 * @param reason why, as the {@link io.github.distributedlock.core.LockLostException} says it
 	 * @return {@code true} if this call marked it: the caller tells the loss
 	 */
-	synchronized boolean markLost(String reason) {
-		if (this.ended || this.lostReason != null) {
-			return false;
-		}
-		this.lostReason = reason;
-		return true;
+	boolean markLost(String reason) {
+		return this.state.markLostIfHeld(reason);
 	}
 
 	/**
-	 * Marks the hold lost when its own release found it lost (it ended already).
+	 * Marks the hold lost when its own release found it lost (it was released already).
 	 * @param reason why
 	 */
-	synchronized void markLostAtRelease(String reason) {
-		if (this.lostReason == null) {
-			this.lostReason = reason;
-		}
+	void markLostAtRelease(String reason) {
+		this.state.markLost(reason);
 	}
 
 	/**
-	 * Adds a re-entry, unless the hold ended.
+	 * Adds a re-entry, unless the last hold was released.
 	 * @return {@code true} if re-entered
 	 */
-	synchronized boolean reenter() {
-		if (this.ended) {
-			return false;
-		}
-		this.count++;
-		return true;
+	boolean reenter() {
+		return this.state.reenter();
 	}
 
 	/**
 	 * Releases one hold.
 	 * @return {@code true} if it was the last one: the caller releases on the nodes
 	 */
-	synchronized boolean releaseOne() {
-		if (this.ended) {
-			return false;
-		}
-		this.count--;
-		if (this.count == 0) {
-			this.ended = true;
-			return true;
-		}
-		return false;
+	boolean releaseOne() {
+		return this.state.releaseOne() == HoldState.Release.LAST;
 	}
 
 	/**
@@ -145,9 +135,35 @@ final class RedlockHold {
 	 * @return the description
 	 */
 	synchronized HeldLock describe(long now, Instant wallNow) {
-		return new HeldLock(this.id.key(), LockType.REENTRANT, this.attempt, this.count, this.token,
+		return new HeldLock(this.id.key(), LockType.REENTRANT, this.attempt, this.state.count(), this.token,
 				wallNow.minusNanos(now - this.acquiredAt), Duration.ofMillis(this.leaseMillis), this.autoRenew,
-				this.lostReason != null);
+				this.state.lostReason() != null);
+	}
+
+	/**
+	 * Keeps the lock taken until at least {@code holdAtLeastNanos} after {@code from}; an acquisition or re-entry
+	 * with a later end moves it later, never earlier.
+	 * @param from when the acquisition or re-entry completed, a {@link System#nanoTime()} value
+	 * @param holdAtLeastNanos its minimum hold, 0 for none
+	 */
+	synchronized void holdAtLeast(long from, long holdAtLeastNanos) {
+		if (holdAtLeastNanos > 0) {
+			long until = from + holdAtLeastNanos;
+			if (this.holdUntil == Long.MIN_VALUE || until - this.holdUntil > 0) {
+				this.holdUntil = until;
+			}
+		}
+	}
+
+	/**
+	 * Returns what is left of the minimum hold (rounded up to a whole millisecond), for a release that keeps the
+	 * lock taken by nobody until then.
+	 * @return milliseconds, or 0 or less when no minimum hold is left
+	 */
+	synchronized long keepMillis() {
+		long until = this.holdUntil;
+		return (until == Long.MIN_VALUE) ? 0
+				: java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime() + 999_999);
 	}
 
 	synchronized void addByThread(RedlockHandle handle) {

@@ -1,9 +1,11 @@
 package io.github.distributedlock.redlock;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,8 +24,14 @@ import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.core.LockRequest;
+import io.github.distributedlock.redis.EvictingRedisException;
+import io.github.distributedlock.redis.EvictionCheck;
+import io.github.distributedlock.redis.MissingRedisPermissionException;
+import io.github.distributedlock.redis.RedisLockClient;
 import io.lettuce.core.SslOptions;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
 
 /**
  * The Redlock store ({@code distributed-lock.store=redlock}): reentrant locks held on a majority of N independent
@@ -31,12 +39,13 @@ import org.jspecify.annotations.Nullable;
  * fencing tokens that strictly increase across successive holders (see {@code docs/redlock.md}). Acquisitions
  * and re-entries are started by {@link RedlockAcquirer}, renewal is {@link RedlockRenewer}, the release
  * {@link RedlockReleases}. Re-entries are counted on this client: a re-entry needs no new vote, only a validity
- * that has not ended. Read/write locks, semaphores and minimum holds are not supported ({@link #capabilities()});
+ * that has not ended. A minimum hold keeps the key taken, by nobody, on each node until it ends. Read/write locks
+ * and semaphores are not supported ({@link #capabilities()});
  * a waiting acquisition is woken by the release notifications of the nodes ({@link RedlockNotifications}), with
  * a retry delay as fallback. In an application context its lifecycle stop is a graceful one
  * ({@link #stop()}); it closes when its bean is destroyed. Thread-safe.
  */
-public final class RedlockLockClient extends RedlockLifecycle implements LockClient {
+public final class RedlockLockClient implements LockClient, SmartLifecycle {
 
 	private final String clientId = UUID.randomUUID().toString();
 
@@ -59,6 +68,13 @@ public final class RedlockLockClient extends RedlockLifecycle implements LockCli
 	private final AtomicLong asyncOwners = new AtomicLong();
 
 	private volatile boolean closed;
+
+	/** Counts the acquisitions under way, and waits for them and the holders at the stop. */
+	private final RedlockShutdownGrace shutdownGrace;
+
+	private volatile Duration shutdownTimeout = RedisLockClient.DEFAULT_SHUTDOWN_TIMEOUT;
+
+	private volatile boolean running = true;
 
 	/**
 	 * Creates the client and starts opening its connections to the nodes, without waiting for them.
@@ -84,7 +100,7 @@ public final class RedlockLockClient extends RedlockLifecycle implements LockCli
 
 	private RedlockLockClient(RedlockSettings settings, @Nullable SslOptions ssl,
 			Map<RedlockHold.HoldKey, RedlockHold> holds) {
-		super(new RedlockShutdownGrace(holds.values()));
+		this.shutdownGrace = new RedlockShutdownGrace(holds.values());
 		this.holds = holds;
 		this.settings = settings;
 		List<RedlockNode> nodes = RedlockNode.all(settings, ssl);
@@ -106,13 +122,77 @@ public final class RedlockLockClient extends RedlockLifecycle implements LockCli
 	}
 
 	/**
-	 * Checks the nodes (their connections awaited together, then each node in turn, 5 s in all): see
-	 * {@link RedlockNodeChecks}.
+	 * Checks the nodes as {@link #checkNodes(EvictionCheck)} does, failing on a node that may evict lock keys.
 	 * @throws IllegalStateException if a node is the same server as another, a replica or a Cluster member; the
 	 * message names it
+	 * @throws MissingRedisPermissionException if a node's user lacks a permission the store needs
+	 * @throws EvictingRedisException if a node may evict lock keys
 	 */
 	public void checkNodes() {
-		RedlockNodeChecks.check(this.commands.nodes(), this.settings.quorum());
+		checkNodes(new EvictionCheck(false));
+	}
+
+	/**
+	 * Checks the nodes (their connections awaited together, then each node in turn, 5 s in all): see
+	 * {@link RedlockNodeChecks}.
+	 * @param eviction judges each node's eviction policy ({@code maxmemory}, {@code maxmemory-policy})
+	 * @throws IllegalStateException if a node is the same server as another, a replica or a Cluster member; the
+	 * message names it
+	 * @throws MissingRedisPermissionException if a node's user lacks a permission the store needs; names the node,
+	 * what it refused and the ACL rule
+	 * @throws EvictingRedisException if a node may evict lock keys and the check does not allow it
+	 */
+	public void checkNodes(EvictionCheck eviction) {
+		new RedlockNodeChecks(this.commands.nodes(), this.settings, this.notifications, eviction).check();
+	}
+
+	/**
+	 * Asks every node at once for a {@code PING}, each bounded by the per-node timeout, and tells how each stands
+	 * then; for the health contributor. A node whose connection is down is not waited for.
+	 * @return one status per node, in the configured order
+	 */
+	public List<RedlockNodeStatus> pingNodes() {
+		List<CompletableFuture<String>> pings = new ArrayList<>();
+		for (RedlockNode node : this.commands.nodes()) {
+			pings.add(node.ping());
+		}
+		try {
+			CompletableFuture.allOf(pings.stream().map((ping) -> ping.exceptionally((failure) -> null))
+				.toArray(CompletableFuture<?>[]::new)).get(this.settings.nodeTimeout().toMillis() + 100, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		catch (ExecutionException | java.util.concurrent.TimeoutException ex) {
+			// each ping says how it went
+		}
+		List<RedlockNodeStatus> statuses = new ArrayList<>();
+		for (int i = 0; i < pings.size(); i++) {
+			RedlockNode node = this.commands.nodes().get(i);
+			CompletableFuture<String> ping = pings.get(i);
+			RedlockNodeStatus status = node.status();
+			if (ping.isDone() && !ping.isCompletedExceptionally()) {
+				statuses.add(new RedlockNodeStatus(node.name(), true, "up"));
+			}
+			else if (status.answering()) {
+				// the state still counts one late answer as a slow node; the health does not
+				statuses.add(new RedlockNodeStatus(node.name(), false,
+						"not answering: no answer to PING within the node timeout"));
+			}
+			else {
+				statuses.add(status);
+			}
+		}
+		return statuses;
+	}
+
+	/**
+	 * Counts the nodes whose release notifications this client hears now (its subscription is made and its
+	 * connection open).
+	 * @return from 0 to the number of nodes
+	 */
+	public int listeningNodes() {
+		return this.notifications.listening();
 	}
 
 	/**
@@ -144,9 +224,14 @@ public final class RedlockLockClient extends RedlockLifecycle implements LockCli
 		this.events.setObserver(observer);
 	}
 
-	/** The nodes, for the tests. */
+	/** The nodes, for the tests and the inspector. */
 	List<RedlockNode> nodes() {
 		return this.commands.nodes();
+	}
+
+	/** The settings, for the inspector. */
+	RedlockSettings settings() {
+		return this.settings;
 	}
 
 	/** The release notifications, for the tests. */
@@ -168,11 +253,12 @@ public final class RedlockLockClient extends RedlockLifecycle implements LockCli
 	}
 
 	/**
-	 * {@inheritDoc} Reentrant locks, blocking and asynchronous; not read/write locks, semaphores or minimum holds.
+	 * {@inheritDoc} Reentrant locks, blocking and asynchronous, with minimum holds; not read/write locks or
+	 * semaphores.
 	 */
 	@Override
 	public LockCapabilities capabilities() {
-		return LockCapabilities.of("redlock", LockCapability.ASYNC);
+		return LockCapabilities.of("redlock", LockCapability.ASYNC, LockCapability.MINIMUM_HOLD);
 	}
 
 	@Override
@@ -251,9 +337,51 @@ public final class RedlockLockClient extends RedlockLifecycle implements LockCli
 		}
 	}
 
+	/**
+	 * Sets how long {@link #stop()} waits for the owners that hold or are acquiring locks.
+	 * @param shutdownTimeout the longest wait ({@code distributed-lock.shutdown-timeout}); zero does not wait
+	 */
+	public void setShutdownTimeout(Duration shutdownTimeout) {
+		this.shutdownTimeout = Objects.requireNonNull(shutdownTimeout, "shutdownTimeout must not be null");
+	}
+
+	/**
+	 * Marks the client running again after {@link #stop()}; it was never closed by a stop.
+	 */
 	@Override
-	boolean isClosed() {
-		return this.closed;
+	public void start() {
+		this.running = true;
+	}
+
+	/**
+	 * Stops gracefully: waits up to the {@linkplain #setShutdownTimeout(Duration) shutdown timeout} for the owners
+	 * that hold locks of this client to release them (renewed meanwhile) and for acquisitions under way to end
+	 * ({@link RedlockShutdownGrace}). The client stays open: {@link #close()} (when its bean is destroyed) releases
+	 * what is still held. Blocks its lifecycle phase, {@link RedisLockClient#PHASE}, while it waits.
+	 */
+	@Override
+	public void stop() {
+		this.shutdownGrace.await(this.shutdownTimeout);
+		this.running = false;
+	}
+
+	/**
+	 * Tells whether the client is running: from its creation until {@link #stop()} or {@link #close()}.
+	 * @return {@code false} once stopped or closed
+	 */
+	@Override
+	public boolean isRunning() {
+		return this.running && !this.closed;
+	}
+
+	/**
+	 * Returns {@link RedisLockClient#PHASE}: stopped after the web server and the task executors, as the Redis
+	 * store's client is.
+	 * @return the lifecycle phase
+	 */
+	@Override
+	public int getPhase() {
+		return RedisLockClient.PHASE;
 	}
 
 	@Override

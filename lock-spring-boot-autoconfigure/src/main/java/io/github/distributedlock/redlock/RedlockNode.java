@@ -3,6 +3,7 @@ package io.github.distributedlock.redlock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -14,8 +15,11 @@ import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.event.connection.ConnectionActivatedEvent;
+import io.lettuce.core.event.connection.ReconnectAttemptEvent;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.jspecify.annotations.Nullable;
+import reactor.core.Disposable;
 
 /**
  * One independent Redis primary of a Redlock: its own Lettuce {@link RedisClient} and one connection, opened at
@@ -23,7 +27,9 @@ import org.jspecify.annotations.Nullable;
  * command is asynchronous and bounded by the per-node timeout: its future fails with a
  * {@link java.util.concurrent.TimeoutException} (or Lettuce's own timeout) when the node does not answer in time.
  * Commands sent while disconnected are refused at once rather than queued, so a late vote is the exception, not
- * the rule (and every script names its attempt, so a late one is harmless). Thread-safe.
+ * the rule (and every script names its attempt, so a late one is harmless). Whether the node answers is kept in
+ * its {@link RedlockNodeState}, from every command's outcome and from its client's connection events (a lost
+ * connection, which Lettuce tries to reconnect, is told at once; a reopened one is confirmed with a {@code PING}). Thread-safe.
  */
 final class RedlockNode implements AutoCloseable {
 
@@ -34,6 +40,11 @@ final class RedlockNode implements AutoCloseable {
 	private final RedisClient client;
 
 	private final Duration timeout;
+
+	private final RedlockNodeState state;
+
+	/** The client's connection events, listened to until the node closes. */
+	private final Disposable connectionEvents;
 
 	/** The connection, or its opening under way; {@code null} before the first command or after a failed open. */
 	private @Nullable CompletableFuture<StatefulRedisConnection<String, String>> connection;
@@ -79,6 +90,19 @@ final class RedlockNode implements AutoCloseable {
 			options.sslOptions(ssl);
 		}
 		this.client.setOptions(options.build());
+		this.state = new RedlockNodeState(this.name);
+		// a reconnect attempt means a connection was lost, not closed by this client (a subscription refused, the
+		// shutdown); a connection activated again is answering once a PING says so
+		this.connectionEvents = this.client.getResources().eventBus().get().subscribe((event) -> {
+			if (event instanceof ReconnectAttemptEvent) {
+				this.state.disconnected();
+			}
+			else if (event instanceof ConnectionActivatedEvent) {
+				ping();
+			}
+		}, (failure) -> {
+			// the event bus ends with the client
+		});
 	}
 
 	/**
@@ -183,7 +207,43 @@ final class RedlockNode implements AutoCloseable {
 	 * @return completes with the section's text, or fails as {@link #eval} does
 	 */
 	CompletableFuture<String> info(String section) {
-		return withConnection((conn) -> conn.async().info(section).toCompletableFuture());
+		return withConnection((conn) -> conn.async().info(section).toCompletableFuture(), false);
+	}
+
+	/**
+	 * Sends a {@code PING}.
+	 * @return completes with the reply, or fails as {@link #eval} does
+	 */
+	CompletableFuture<String> ping() {
+		return withConnection((conn) -> conn.async().ping().toCompletableFuture());
+	}
+
+	/**
+	 * Tells how the node stands, as the last command to it found.
+	 * @return its status
+	 */
+	RedlockNodeStatus status() {
+		return this.state.status();
+	}
+
+	/**
+	 * Tells whether the last command to the node was answered (or none came back yet): a vote waits for such a
+	 * node's answer, not for one whose last command timed out or could not be sent.
+	 * @return {@code true} unless the last command failed without a reply
+	 */
+	boolean lastAnswered() {
+		return this.state.lastAnswered();
+	}
+
+	/**
+	 * Reads the configuration values a pattern matches ({@code CONFIG GET}, one pattern: Redis before 7 takes no
+	 * more).
+	 * @param pattern such as {@code "maxmemory*"}
+	 * @return completes with the values by name, or fails (also when {@code CONFIG} is not permitted to this user,
+	 * or the server does not offer it)
+	 */
+	CompletableFuture<Map<String, String>> configs(String pattern) {
+		return withConnection((conn) -> conn.async().configGet(pattern).toCompletableFuture(), false);
 	}
 
 	/**
@@ -196,13 +256,42 @@ final class RedlockNode implements AutoCloseable {
 		return withConnection((conn) -> conn.async()
 			.configGet(parameter)
 			.toCompletableFuture()
-			.thenApply((values) -> values.get(parameter)));
+			.thenApply((values) -> values.get(parameter)), false);
 	}
 
 	private <T> CompletableFuture<T> withConnection(
 			java.util.function.Function<StatefulRedisConnection<String, String>, CompletableFuture<T>> command) {
+		return withConnection(command, true);
+	}
+
+	/**
+	 * Runs a command once the connection is open, bounded by the per-node timeout.
+	 * @param command the command
+	 * @param lockTraffic whether its outcome tells whether the node answers the locks (a command of the lock
+	 * scripts, a {@code PING}); the startup checks' reads are not: a user may lack {@code INFO} or {@code CONFIG}
+	 * and still lock. A failure to open the connection is told either way
+	 */
+	private <T> CompletableFuture<T> withConnection(
+			java.util.function.Function<StatefulRedisConnection<String, String>, CompletableFuture<T>> command,
+			boolean lockTraffic) {
+		long sentAt = System.nanoTime();
 		CompletableFuture<StatefulRedisConnection<String, String>> current = connection();
-		return current.thenCompose(command).orTimeout(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
+		CompletableFuture<T> result = current.whenComplete((connection, failure) -> {
+			if (failure != null) {
+				this.state.failed(failure, sentAt);
+			}
+		}).thenCompose(command).orTimeout(this.timeout.toNanos(), TimeUnit.NANOSECONDS);
+		if (!lockTraffic) {
+			return result;
+		}
+		return result.whenComplete((reply, failure) -> {
+			if (failure == null) {
+				this.state.answered();
+			}
+			else {
+				this.state.failed(failure, sentAt);
+			}
+		});
 	}
 
 	private synchronized CompletableFuture<StatefulRedisConnection<String, String>> connection() {
@@ -222,6 +311,7 @@ final class RedlockNode implements AutoCloseable {
 
 	@Override
 	public void close() {
+		this.state.close();
 		CompletableFuture<StatefulRedisConnection<String, String>> current;
 		synchronized (this) {
 			this.closed = true;
@@ -231,6 +321,7 @@ final class RedlockNode implements AutoCloseable {
 		if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
 			current.join().close();
 		}
+		this.connectionEvents.dispose();
 		this.client.shutdown(Duration.ZERO, this.timeout);
 	}
 

@@ -1,5 +1,6 @@
 package io.github.distributedlock.redlock;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
+import io.github.distributedlock.redis.EvictingRedisException;
+import io.github.distributedlock.redis.EvictionCheck;
+import io.github.distributedlock.redis.MissingRedisPermissionException;
+import io.github.distributedlock.redis.RedisPermissions;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
 import org.apache.commons.logging.Log;
@@ -17,13 +22,19 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The startup checks of the Redlock nodes: each must be an independent primary, so a node that is another
- * node's server again ({@code run_id}), a replica ({@code INFO replication} role) or a member of a Redis Cluster
- * ({@code cluster_enabled}) is refused, with the node named. Per node, a log line says whether it persists
- * ({@code appendonly}, {@code appendfsync}), and a WARN where a restart could lose a lock. A node that cannot be
- * reached within {@link #CONNECT_WAIT_SECONDS} (its connection not open, or its commands not answered: each is
- * bounded by the per-node timeout, and asked again until then) is WARNed about and not checked (Redlock works while
- * a majority answers). Not thread-safe: runs once.
+ * The startup checks of the Redlock nodes. Each must be an independent primary, so a node that is another node's
+ * server again ({@code run_id}), a replica ({@code INFO replication} role) or a member of a Redis Cluster
+ * ({@code cluster_enabled}) is refused, with the node named. Each node's user must have what the Redlock scripts
+ * need (a probe script sent with {@code EVAL} and {@code EVALSHA}, and the client's subscription to the release
+ * channel): what a node refuses fails the startup with a {@link MissingRedisPermissionException} naming the node,
+ * what it refused and the ACL rule ({@link RedisPermissions#redlockAclRule}). A node that may evict lock keys
+ * ({@code maxmemory} with a policy other than {@code noeviction}) fails it with an {@link EvictingRedisException},
+ * unless allowed ({@link EvictionCheck}). Per node, a log line says whether it persists ({@code appendonly},
+ * {@code appendfsync}), and a WARN where a restart could lose a lock. A node that cannot be reached within
+ * {@link #CONNECT_WAIT_SECONDS} (its connection not open, or its commands not answered: each is bounded by the
+ * per-node timeout, and asked again until then) is WARNed about and not checked (Redlock works while a majority
+ * answers); a node that refuses the credentials in its URL is told by its {@link RedlockNodeState}, as the
+ * configuration error it is. Not thread-safe: runs once.
  */
 final class RedlockNodeChecks {
 
@@ -39,25 +50,55 @@ final class RedlockNodeChecks {
 	/** The pause before a check's command is asked again, in milliseconds. */
 	private static final long RETRY_PAUSE_MILLIS = 20;
 
-	private RedlockNodeChecks() {
+	private final List<RedlockNode> nodes;
+
+	private final int quorum;
+
+	private final String keyPrefix;
+
+	private final RedlockNotifications notifications;
+
+	private final EvictionCheck eviction;
+
+	/** When the checks' time is up, a {@link System#nanoTime()} value; set when they start. */
+	private long deadline;
+
+	/**
+	 * Prepares the checks.
+	 * @param nodes the nodes
+	 * @param settings the settings: the quorum for the log, the key prefix for the probe
+	 * @param notifications the client's release notifications, whose subscriptions show the channel permission
+	 * @param eviction judges each node's eviction policy
+	 */
+	RedlockNodeChecks(List<RedlockNode> nodes, RedlockSettings settings, RedlockNotifications notifications,
+			EvictionCheck eviction) {
+		this.nodes = nodes;
+		this.quorum = settings.quorum();
+		this.keyPrefix = settings.keyPrefix();
+		this.notifications = notifications;
+		this.eviction = eviction;
 	}
 
 	/**
 	 * Checks every node, in turn.
-	 * @param nodes the nodes
-	 * @param quorum the quorum, for the log
 	 * @throws IllegalStateException if a node is refused; the message names it and says why
+	 * @throws MissingRedisPermissionException if a node's user lacks a permission the store needs
+	 * @throws EvictingRedisException if a node may evict lock keys and that is not allowed
 	 */
-	static void check(List<RedlockNode> nodes, int quorum) {
-		if (nodes.size() % 2 == 0) {
-			logger.warn("Redlock over " + nodes.size() + " nodes: an even number tolerates no more failures than "
-					+ (nodes.size() - 1) + " nodes (quorum " + quorum + "); an odd number is recommended");
+	void check() {
+		if (this.nodes.size() % 2 == 0) {
+			logger.warn("Redlock over " + this.nodes.size() + " nodes: an even number tolerates no more failures "
+					+ "than " + (this.nodes.size() - 1) + " nodes (quorum " + this.quorum + "); an odd number is "
+					+ "recommended");
 		}
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CONNECT_WAIT_SECONDS);
-		awaitConnections(nodes);
+		this.deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CONNECT_WAIT_SECONDS);
+		awaitConnections(this.nodes);
 		Map<String, String> runIds = new HashMap<>();
-		for (RedlockNode node : nodes) {
-			Map<String, String> info = info(node, deadline);
+		List<String> refusals = new ArrayList<>();
+		EvictingRedisException evicting = null;
+		for (int i = 0; i < this.nodes.size(); i++) {
+			RedlockNode node = this.nodes.get(i);
+			Map<String, String> info = info(node);
 			if (info == null) {
 				continue;
 			}
@@ -77,7 +118,22 @@ final class RedlockNodeChecks {
 				throw new IllegalStateException("Redlock node " + node.name() + " is a Redis Cluster member "
 						+ "(cluster_enabled:1): Redlock needs independent primaries, not the shards of one cluster");
 			}
-			logPersistence(node, deadline);
+			refusals.addAll(refusals(node, i));
+			try {
+				checkEviction(node);
+			}
+			catch (EvictingRedisException ex) {
+				evicting = (evicting != null) ? evicting : ex;
+			}
+			logPersistence(node);
+		}
+		if (!refusals.isEmpty()) {
+			throw new MissingRedisPermissionException(
+					"The Redis user of the Redlock nodes (the user in each URL of distributed-lock.redlock.nodes)",
+					refusals, RedisPermissions.redlockAclRule(this.keyPrefix));
+		}
+		if (evicting != null) {
+			throw evicting;
 		}
 	}
 
@@ -100,19 +156,94 @@ final class RedlockNodeChecks {
 		}
 	}
 
-	private static @Nullable Map<String, String> info(RedlockNode node, long deadline) {
+	private @Nullable Map<String, String> info(RedlockNode node) {
 		try {
 			Map<String, String> values = new HashMap<>();
 			for (String section : List.of("server", "replication", "cluster")) {
-				parse(untilDeadline(() -> node.info(section), deadline), values);
+				parse(untilDeadline(() -> node.info(section)), values);
 			}
 			return values;
 		}
 		catch (CompletionException ex) {
+			if (RedlockNodeState.isCredentialRefusal(ex)) {
+				// the node's state told it at ERROR: a wrong user or password is no outage that passes
+				return null;
+			}
+			if (RedlockNodeState.isPermissionRefusal(ex)) {
+				logger.warn("Redlock node " + node.name() + ": its user may not run INFO (" + why(ex.getCause())
+						+ "), so whether it is a replica, a Cluster member or another node's server again is not "
+						+ "checked; give the user +info (see docs/redlock.md#acl-users)");
+				return Map.of();
+			}
 			logger.warn("Redlock node " + node.name() + " cannot be reached at startup (" + why(ex.getCause())
 					+ "); it is not checked, and votes once it answers");
 			return null;
 		}
+	}
+
+	/**
+	 * Runs the probe script with {@code EVAL}, then with {@code EVALSHA} (which then finds it), and waits for the
+	 * client's subscription to the release channel.
+	 * @return what the node refused, each naming the node, the operation and Redis's words; empty if nothing
+	 */
+	private List<String> refusals(RedlockNode node, int index) {
+		List<String> refusals = new ArrayList<>();
+		String where = "Redlock node " + node.name() + ": ";
+		String[] keys = { this.keyPrefix + "__probe", this.keyPrefix + "__probe~token" };
+		String channel = RedlockKeys.channel(this.keyPrefix);
+		for (boolean sendText : new boolean[] { true, false }) {
+			Object reply;
+			try {
+				reply = untilDeadline(() -> sendText ? node.evalText(RedlockScript.PROBE, keys, channel)
+						: node.eval(RedlockScript.PROBE, keys, channel));
+			}
+			catch (CompletionException ex) {
+				if (RedlockNodeState.isPermissionRefusal(ex)) {
+					refusals.add(where + (sendText ? "eval" : "evalsha") + " of the Redlock scripts on key '"
+							+ keys[0] + "': " + ex.getCause().getMessage());
+				}
+				continue;
+			}
+			if (reply instanceof List<?> list) {
+				for (Object refusal : list) {
+					String words = where + refusal;
+					if (!refusals.contains(words)) {
+						refusals.add(words);
+					}
+				}
+			}
+		}
+		try {
+			this.notifications.subscription(index).get(remainingNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (ExecutionException ex) {
+			if (RedlockNodeState.isPermissionRefusal(ex)) {
+				refusals.add(where + "subscribe to channel '" + channel + "': " + why(ex.getCause()));
+			}
+		}
+		catch (TimeoutException ex) {
+			// not subscribed in time: the subscription WARNs by itself if it fails later
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		return refusals;
+	}
+
+	private void checkEviction(RedlockNode node) {
+		Map<String, String> config;
+		try {
+			config = untilDeadline(() -> node.configs("maxmemory*"));
+		}
+		catch (CompletionException ex) {
+			this.eviction.notReadable("Redlock node " + node.name(), ex.getCause());
+			return;
+		}
+		this.eviction.judge("Redlock node " + node.name(), config);
+	}
+
+	private long remainingNanos() {
+		return Math.max(0, this.deadline - System.nanoTime());
 	}
 
 	// Lettuce's "Unable to connect" hides why (a certificate not trusted, a refused password): name the root too
@@ -138,13 +269,13 @@ final class RedlockNodeChecks {
 	 * ({@link #worthAskingAgain}) is asked again after a short pause.
 	 * @throws CompletionException the last failure, once the time is up
 	 */
-	private static <T> T untilDeadline(Supplier<CompletableFuture<T>> command, long deadline) {
+	private <T> T untilDeadline(Supplier<CompletableFuture<T>> command) {
 		while (true) {
 			try {
 				return command.get().join();
 			}
 			catch (CompletionException ex) {
-				if (System.nanoTime() - deadline >= 0 || !worthAskingAgain(ex.getCause())) {
+				if (System.nanoTime() - this.deadline >= 0 || !worthAskingAgain(ex.getCause())) {
 					throw ex;
 				}
 			}
@@ -168,12 +299,12 @@ final class RedlockNodeChecks {
 				|| (failure != null && failure.getClass() == RedisException.class);
 	}
 
-	private static void logPersistence(RedlockNode node, long deadline) {
+	private void logPersistence(RedlockNode node) {
 		@Nullable String appendonly;
 		@Nullable String fsync;
 		try {
-			appendonly = untilDeadline(() -> node.config("appendonly"), deadline);
-			fsync = untilDeadline(() -> node.config("appendfsync"), deadline);
+			appendonly = untilDeadline(() -> node.config("appendonly"));
+			fsync = untilDeadline(() -> node.config("appendfsync"));
 		}
 		catch (CompletionException ex) {
 			logger.warn("Redlock node " + node.name() + ": its persistence cannot be read (CONFIG GET refused: "

@@ -86,7 +86,15 @@ final class RedlockNotifications {
 			this.subscriptions.set(node, waiting);
 			connections.get(i).whenComplete((connection, failure) -> {
 				if (failure == null) {
-					subscribe(node, now, false);
+					// the placeholder tells the startup check how the first subscription went
+					subscribe(node, now, false).whenComplete((subscribed, refused) -> {
+						if (refused != null) {
+							waiting.completeExceptionally(refused);
+						}
+						else {
+							waiting.complete(subscribed);
+						}
+					});
 				}
 				else {
 					// the startup check tells that the node cannot be reached
@@ -135,6 +143,18 @@ final class RedlockNotifications {
 		return count;
 	}
 
+	/**
+	 * Returns a node's subscription as it stands: for the startup check, which reports a channel permission the
+	 * node's user lacks.
+	 * @param node the node's index
+	 * @return completes once subscribed, or fails with why not (a connection failure, or Redis's refusal)
+	 */
+	CompletableFuture<?> subscription(int node) {
+		CompletableFuture<StatefulRedisPubSubConnection<String, String>> subscription = this.subscriptions.get(node);
+		return (subscription != null) ? subscription
+				: CompletableFuture.failedFuture(new IllegalStateException("not subscribing: start() was not called"));
+	}
+
 	private void released(String redisKey) {
 		Queue<BooleanSupplier> queue = this.waiters.get(redisKey);
 		if (queue != null) {
@@ -158,7 +178,8 @@ final class RedlockNotifications {
 		}
 	}
 
-	private void subscribe(int node, long now, boolean again) {
+	private CompletableFuture<StatefulRedisPubSubConnection<String, String>> subscribe(int node, long now,
+			boolean again) {
 		this.lastTries.set(node, now);
 		RedlockNode target = this.nodes.get(node);
 		CompletableFuture<StatefulRedisPubSubConnection<String, String>> subscription = target.connectPubSub()
@@ -185,6 +206,7 @@ final class RedlockNotifications {
 						+ " (waiters of locks there vote again after their retry delay instead): " + failure);
 			}
 		});
+		return subscription;
 	}
 
 }

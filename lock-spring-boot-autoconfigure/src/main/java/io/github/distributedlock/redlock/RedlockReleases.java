@@ -11,7 +11,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Releases Redlock holds: one re-entry locally, the last hold on every node (with withdrawal markers where the
- * acquisition's vote never answered), and judges the outcome: lost when so many nodes answered that it was not
+ * acquisition's vote never answered; a hold whose minimum hold has not ended is kept on each node, taken by nobody,
+ * until it ends, see {@link RedlockCommands#keep}), and judges the outcome, a keep as a release: lost when so many nodes answered that it was not
  * there that no quorum can have held it; released when a quorum answered (a node that did not keeps it until its
  * lease ends there). A release that neither a quorum confirmed nor enough absences refuted is first sent once more
  * to the nodes that did not answer; then, if fewer than a quorum answered, a {@link DistributedLockException}: the
@@ -64,6 +65,15 @@ final class RedlockReleases {
 		this.holds.remove(hold.id, hold);
 		hold.stopRenewal();
 		int quorum = this.commands.settings().quorum();
+		long keepMillis = hold.keepMillis();
+		if (keepMillis > 0 && lost == null) {
+			// the minimum hold has not ended: the key stays taken, by nobody, until it does
+			return this.commands.keep(hold.keys, hold.attempt, hold.leaseMillis, keepMillis, hold.answered)
+				.thenCompose((replies) -> decided(replies, quorum) ? CompletableFuture.completedFuture(replies)
+						: this.commands.keepAgain(hold.keys, hold.attempt, hold.leaseMillis, keepMillis,
+								hold.answered, replies))
+				.thenApply((replies) -> judge(hold, null, replies));
+		}
 		return this.commands.release(hold.keys, hold.attempt, hold.leaseMillis, hold.answered)
 			.thenCompose((replies) -> decided(replies, quorum) ? CompletableFuture.completedFuture(replies)
 					: this.commands.releaseAgain(hold.keys, hold.attempt, hold.leaseMillis, hold.answered, replies))

@@ -30,8 +30,20 @@ record RedlockScript(String source, String sha1, ScriptOutputType output) {
 	/** Renewal: extends the lease where the attempt still holds the key; 1 or 0. */
 	static final RedlockScript EXTEND = load("extend.lua", ScriptOutputType.INTEGER);
 
-	/** Release or withdrawal, with a withdrawal marker where a vote never answered; 1 or 0. */
+	/**
+	 * Release or withdrawal, with a withdrawal marker where a vote never answered, or a keep until a minimum hold
+	 * ends; 1 or 0.
+	 */
 	static final RedlockScript RELEASE = load("release.lua", ScriptOutputType.INTEGER);
+
+	/** Reads a lock on one node for the Actuator endpoint: {@code {kind, pttl, owner, token, waited}}. */
+	static final RedlockScript INSPECT = load("inspect.lua", ScriptOutputType.MULTI);
+
+	/** Force-releases a lock on one node, whoever holds it: 1, 0, or -1 for a key of another type. */
+	static final RedlockScript FORCE_RELEASE = load("force_release.lua", ScriptOutputType.INTEGER);
+
+	/** The startup check of a node's ACL user: a list of what the node refused (see {@code RedlockNodeChecks}). */
+	static final RedlockScript PROBE = load("probe.lua", ScriptOutputType.MULTI);
 
 	private static RedlockScript load(String file, ScriptOutputType output) {
 		try (InputStream in = RedlockScript.class.getResourceAsStream(file)) {

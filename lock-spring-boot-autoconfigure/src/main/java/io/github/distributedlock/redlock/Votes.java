@@ -5,15 +5,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The outcome of phase 1 of one acquisition round (the votes of {@code vote.lua}): which nodes granted the key
- * to the attempt, the greatest token basis among them (a node's basis is the greater of its token counter and its
- * clock in microseconds), and whether they are a quorum of the configured nodes.
+ * The outcome of phase 1 of one acquisition round (the votes of {@code vote.lua}, every node's answer or failure):
+ * which nodes granted the key to the attempt, the greatest token basis among every node that answered, granting or
+ * refusing (a node's basis is the greater of its token counter and its clock in microseconds), and whether the
+ * granting nodes are a quorum of the configured nodes.
  * Immutable and thread-safe.
  *
  * @param granted per node, whether it granted the key to this attempt
  * @param answered per node, whether it answered at all (a node that did not may still run the vote later; it may
  * turn {@code true} later, see {@link #of(NodeReplies, boolean[])})
- * @param greatestCounter the greatest token basis among the granting nodes (0 if none)
+ * @param greatestCounter the greatest token basis among the nodes that answered, granting or refusing (0 if none)
  * @param shortestRefusal the shortest remaining lease of another holder among the refusing nodes, in
  * milliseconds, or -1 if no node reported one
  * @param largestHolder how many nodes refused for one other attempt, the one that has the most of them (0 if
@@ -52,11 +53,15 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 				if (result == 1L) {
 					granted[i] = true;
 					greatest = Math.max(greatest, value);
+					continue;
 				}
-				else if (result == 0L && value > 0) {
+				if (reply.size() >= 4 && reply.get(3) instanceof Long basis) {
+					greatest = Math.max(greatest, basis);
+				}
+				if (result == 0L && value > 0) {
 					shortest = (shortest < 0) ? value : Math.min(shortest, value);
 				}
-				if (result == 0L && reply.size() == 3 && reply.get(2) != null) {
+				if (result == 0L && reply.size() >= 3 && reply.get(2) != null && !"".equals(reply.get(2))) {
 					holders.merge(reply.get(2), 1, Integer::sum);
 				}
 			}
@@ -89,11 +94,12 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 	}
 
 	/**
-	 * Returns the fencing token this attempt mints: one more than the greatest basis of the granting nodes.
-	 * Any earlier holder recorded its token on a majority, which shares a node with this attempt's granting
-	 * majority, so the token is greater than every earlier holder's while that node kept its counter (and, by
-	 * the clock, also when it lost it, as long as the nodes' clocks agree to within the time between the two
-	 * acquisitions).
+	 * Returns the fencing token this attempt mints: one more than the greatest basis of every node that answered
+	 * its vote. Any earlier holder recorded its token on every node that answered its own vote, a quorum at least
+	 * (the granting ones), which shares a node with this attempt's granting quorum: the token is greater than every
+	 * earlier holder's while one node that recorded it kept its counter and answers this vote (see
+	 * {@code docs/redlock.md}, Fencing tokens); otherwise by the clocks, as long as they agree to within the time
+	 * between the two acquisitions.
 	 * @return the token, at least 1
 	 */
 	long nextToken() {

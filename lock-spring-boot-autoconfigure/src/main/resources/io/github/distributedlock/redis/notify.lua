@@ -1,5 +1,5 @@
 -- The one way the lock scripts publish a notification; prepended to each script that publishes.
--- A release channel comes in one of two shapes (see ReleaseChannels):
+-- A release channel comes in one of two shapes (see NotificationChannels):
 --   classic: '<key prefix>__released', published with PUBLISH (broadcast to every node of a Redis Cluster);
 --   sharded: '<key prefix>__released{<tag>}', whose hash tag puts it in the hash slot of the script's lock key,
 --            published with SPUBLISH (Redis 7.0+): the message stays in the shard that owns the slot. Told apart

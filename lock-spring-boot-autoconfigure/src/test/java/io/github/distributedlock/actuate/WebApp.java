@@ -59,6 +59,32 @@ final class WebApp implements AutoCloseable {
 		return new WebApp(context);
 	}
 
+	/**
+	 * Starts a Redlock-only application ({@code distributed-lock.store=redlock}, nothing under
+	 * {@code spring.data.redis}) on these nodes. Nothing in it may connect to the Redis of Spring Boot's defaults
+	 * ({@code localhost:6379}): a test checks that no bean would ({@code redisHealthIndicator},
+	 * {@code redisHealthContributor}) before it asks the health endpoint.
+	 * @param nodes the Redlock nodes
+	 * @param properties more properties, {@code name=value}
+	 * @return the started application
+	 */
+	static WebApp startRedlock(List<RedisServer> nodes, String... properties) {
+		List<String> all = new java.util.ArrayList<>(List.of("server.port=0", "server.address=127.0.0.1",
+				"distributed-lock.store=redlock", "distributed-lock.redlock.node-timeout=250ms",
+				"management.endpoints.web.exposure.include=health,distributedlocks",
+				"management.endpoint.health.show-details=always", "spring.main.banner-mode=off"));
+		for (int i = 0; i < nodes.size(); i++) {
+			all.add("distributed-lock.redlock.nodes[" + i + "]=redis://" + nodes.get(i).host() + ":"
+					+ nodes.get(i).port());
+		}
+		all.addAll(List.of(properties));
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
+			.web(WebApplicationType.SERVLET)
+			.properties(all.toArray(new String[0]))
+			.run();
+		return new WebApp(context);
+	}
+
 	/** The events of lost locks that the application's listener received. */
 	List<LockLostEvent> lostEvents() {
 		return this.context.getBean(LostEvents.class).events;

@@ -35,13 +35,13 @@ class ConfigurationMetadataTests {
 
 	@Test
 	void theStartupCheckKnowsExactlyTheDocumentedKeys() throws IOException {
-		// a properties class missing from LockPropertyKeys would have its documented keys refused at startup
+		// a group missing from DistributedLockProperties would have its documented keys refused at startup
 		List<String> documented = properties().stream()
 			.map((property) -> (String) property.get("name"))
 			.filter((name) -> name.startsWith(LockPropertyNamesCheck.PREFIX + "."))
 			.sorted()
 			.toList();
-		assertThat(LockPropertyKeys.validKeys(LockPropertyNamesCheck.PREFIX)).isEqualTo(documented);
+		assertThat(LockPropertyNamesCheck.validKeys(LockPropertyNamesCheck.PREFIX)).isEqualTo(documented);
 	}
 
 	private static Map<String, Object> property(String name) throws IOException {

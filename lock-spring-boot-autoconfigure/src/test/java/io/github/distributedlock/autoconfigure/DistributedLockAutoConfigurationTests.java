@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -73,6 +74,34 @@ class DistributedLockAutoConfigurationTests {
 				assertThat(client.redisKey("x")).isEqualTo("app:locks:x");
 				assertThat(client.getChannel()).isEqualTo("app:locks:__released");
 				assertThat(context.getBean(DistributedLockAdvisor.class).getOrder()).isEqualTo(5);
+			});
+	}
+
+	@Test
+	void bindsEveryGroupIntoTheOnePropertiesBeanUnderItsOwnPrefix() {
+		contextRunner()
+			.withPropertyValues("distributed-lock.commit-guard.enabled=false", "distributed-lock.commit-guard.margin=2s",
+					"distributed-lock.endpoint.force-release-enabled=true",
+					"distributed-lock.redlock.nodes=redis://a:6379,redis://b:6379,redis://c:6379",
+					"distributed-lock.redlock.node-timeout=250ms", "distributed-lock.redlock.drift-factor=0.02",
+					"distributed-lock.redlock.retry-delay=1s", "distributed-lock.redlock.min-validity=70ms",
+					"distributed-lock.redlock.ssl-bundle=nodes")
+			.run((context) -> {
+				assertThat(context).hasSingleBean(DistributedLockProperties.class);
+				assertThat(context.getBeansWithAnnotation(ConfigurationProperties.class).values())
+					.filteredOn((bean) -> bean.getClass().getPackageName().startsWith("io.github.distributedlock"))
+					.hasSize(1);
+				DistributedLockProperties properties = context.getBean(DistributedLockProperties.class);
+				assertThat(properties.getCommitGuard().isEnabled()).isFalse();
+				assertThat(properties.getCommitGuard().getMargin()).isEqualTo(Duration.ofSeconds(2));
+				assertThat(properties.getEndpoint().isForceReleaseEnabled()).isTrue();
+				DistributedLockProperties.Redlock redlock = properties.getRedlock();
+				assertThat(redlock.getNodes()).containsExactly("redis://a:6379", "redis://b:6379", "redis://c:6379");
+				assertThat(redlock.getNodeTimeout()).isEqualTo(Duration.ofMillis(250));
+				assertThat(redlock.getDriftFactor()).isEqualTo(0.02);
+				assertThat(redlock.getRetryDelay()).isEqualTo(Duration.ofSeconds(1));
+				assertThat(redlock.getMinValidity()).isEqualTo(Duration.ofMillis(70));
+				assertThat(redlock.getSslBundle()).isEqualTo("nodes");
 			});
 	}
 

@@ -1,9 +1,12 @@
 package io.github.distributedlock.autoconfigure;
 
+import java.time.Duration;
+
 import io.github.distributedlock.actuate.DistributedLockHealthIndicator;
 import io.github.distributedlock.actuate.DistributedLocksEndpoint;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockLostEventPublisher;
+import io.github.distributedlock.metrics.LockHealthGauge;
 import io.github.distributedlock.metrics.LockMetrics;
 import io.github.distributedlock.metrics.LockObservationDecorator;
 import io.github.distributedlock.metrics.ObservedLockClient;
@@ -15,6 +18,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -70,6 +74,9 @@ class DistributedLockObservabilityAutoConfigurationTests {
 				.count()).isEqualTo(1);
 			assertThat(context.getBean(DistributedLockHealthIndicator.class).health().getStatus().getCode())
 				.isEqualTo("UP");
+			assertThat(context).hasSingleBean(LockHealthGauge.class);
+			Awaitility.await("distributed.lock.health = 1").atMost(Duration.ofSeconds(10))
+				.until(() -> meters.get("distributed.lock.health").gauge().value() == 1);
 		});
 	}
 
@@ -114,8 +121,19 @@ class DistributedLockObservabilityAutoConfigurationTests {
 		withRegistries()
 			.withPropertyValues("management.endpoints.web.exposure.include=health",
 					"management.health.distributedlock.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(DistributedLocksEndpoint.class)
-				.doesNotHaveBean(DistributedLockHealthIndicator.class));
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(DistributedLocksEndpoint.class)
+					.doesNotHaveBean(DistributedLockHealthIndicator.class)
+					.doesNotHaveBean(LockHealthGauge.class);
+				assertThat(context.getBean(MeterRegistry.class).find("distributed.lock.health").gauge()).isNull();
+			});
+	}
+
+	@Test
+	void theHealthGaugeNeedsMicrometer() {
+		contextRunner().run((context) -> assertThat(context).hasNotFailed()
+			.hasBean("distributedLockHealthIndicator")
+			.doesNotHaveBean(LockHealthGauge.class));
 	}
 
 	@Test
@@ -133,6 +151,10 @@ class DistributedLockObservabilityAutoConfigurationTests {
 				.hasBean("ownEndpoint");
 			assertThat(context.getBean("distributedLockHealthIndicator", HealthIndicator.class).health().getStatus()
 				.getCode()).isEqualTo("OWN");
+			// the gauge reads the application's contributor: not UP
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			Awaitility.await("distributed.lock.health = 0").atMost(Duration.ofSeconds(10))
+				.until(() -> meters.get("distributed.lock.health").gauge().value() == 0);
 			// the application's decorator is the one the template runs on: it adds nothing
 			assertThat(context.getBean(DistributedLockTemplate.class).getClient()).isInstanceOf(RedisLockClient.class);
 		});

@@ -5,9 +5,11 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.annotation.LockType;
+import io.github.distributedlock.annotation.OnLockFailure;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockDefinition;
@@ -27,6 +29,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -165,6 +168,27 @@ class GracefulShutdownTests {
 		});
 	}
 
+	/**
+	 * What a scheduler that keeps firing until it is destroyed (await-termination on) does: it calls a locked job
+	 * after the lock client stopped. Before, the SKIP job threw "This lock client is closed" (the scheduler's
+	 * ERROR, seen in the worker smoke test); a THROW method still throws, as documented.
+	 */
+	@Test
+	void aSkipMethodCalledAfterTheLockClientStoppedIsSkippedWithAnInfoLineAndAThrowMethodStillThrows(
+			CapturedOutput output) {
+		this.runner.withUserConfiguration(LateCallerConfiguration.class).run((context) -> {
+			LateCaller caller = context.getBean(LateCaller.class);
+			context.close();
+			assertThat(caller.skipOutcome).isEqualTo("returned null");
+			assertThat(caller.throwOutcome).isInstanceOfSatisfying(DistributedLockException.class,
+					(ex) -> assertThat(ex).hasMessageContaining("closed"));
+			assertThat(jobStarted.getCount()).isOne();
+			assertThat(output).contains("Skipped LateJobs.skipping(String) (onFailure = SKIP): "
+					+ "the application is shutting down and lock 'late-skip:" + runId + "' could not be acquired: "
+					+ "This lock client is closed");
+		});
+	}
+
 	@Test
 	void aReleaseAfterTheConnectionFactoryStoppedIsADistributedLockException() throws Exception {
 		LettuceConnectionFactory factory = SharedRedis.server().connectionFactory();
@@ -245,6 +269,85 @@ class GracefulShutdownTests {
 		@Bean
 		ScheduledJob scheduledJob(JobService jobService) {
 			return new ScheduledJob(jobService);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LateCallerConfiguration {
+
+		@Bean
+		LateJobs lateJobs() {
+			return new LateJobs();
+		}
+
+		@Bean
+		LateCaller lateCaller(LateJobs lateJobs) {
+			return new LateCaller(lateJobs);
+		}
+
+	}
+
+	static class LateJobs {
+
+		@DistributedLock(name = "late-skip", key = "#id", onFailure = OnLockFailure.SKIP)
+		public String skipping(String id) {
+			jobStarted.countDown();
+			return "ran";
+		}
+
+		@DistributedLock(name = "late-throw", key = "#id")
+		public String throwing(String id) {
+			jobStarted.countDown();
+			return "ran";
+		}
+
+	}
+
+	/** Calls the locked jobs when it stops: in phase 0, after the lock client's phase. */
+	static class LateCaller implements SmartLifecycle {
+
+		private final LateJobs jobs;
+
+		private volatile boolean running;
+
+		volatile Object skipOutcome;
+
+		volatile Object throwOutcome;
+
+		LateCaller(LateJobs jobs) {
+			this.jobs = jobs;
+		}
+
+		@Override
+		public void start() {
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.running = false;
+			this.skipOutcome = call(() -> this.jobs.skipping(runId));
+			this.throwOutcome = call(() -> this.jobs.throwing(runId));
+		}
+
+		private static Object call(Supplier<String> job) {
+			try {
+				return "returned " + job.get();
+			}
+			catch (RuntimeException ex) {
+				return ex;
+			}
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
+		@Override
+		public int getPhase() {
+			return 0;
 		}
 
 	}

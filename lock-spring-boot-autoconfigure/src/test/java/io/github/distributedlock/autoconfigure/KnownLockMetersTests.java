@@ -13,8 +13,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The lost and renewal-failure counters of every lock name the annotations use exist, at zero, as soon as the
- * application has started, so that alert rules find their series before the first loss.
+ * The lost, renewal-failure and release-failure counters of every lock name the annotations use exist, at zero, as
+ * soon as the application has started, so that alert rules and dashboards find their series before the first event
+ * (a rate or an increase of a series that appears with its first event misses that event).
  */
 class KnownLockMetersTests {
 
@@ -29,7 +30,7 @@ class KnownLockMetersTests {
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				MeterRegistry registry = context.getBean(MeterRegistry.class);
-				for (String meter : new String[] { LockMetrics.LOST, LockMetrics.RENEWALS_FAILED }) {
+				for (String meter : new String[] { LockMetrics.LOST, LockMetrics.RENEWALS_FAILED, LockMetrics.RELEASES_FAILED }) {
 					assertThat(counter(registry, meter, "report", "reentrant").count()).as(meter).isZero();
 					assertThat(counter(registry, meter, "price", "read").count()).as(meter).isZero();
 					assertThat(counter(registry, meter, "price", "write").count()).as(meter).isZero();

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.github.distributedlock.redis.MissingRedisPermissionException;
 import io.github.distributedlock.redis.RedisPermissions;
+import io.github.distributedlock.test.StartupFailures;
 import io.github.distributedlock.test.TlsRedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,19 +16,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-import org.springframework.boot.SpringApplication;
-import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
-import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -120,20 +117,11 @@ class RedisPermissionStartupTests {
 	void springBootPrintsTheReportWithTheRuleToAdd(CapturedOutput output) {
 		try {
 			grant("~lock:* +@all -@dangerous");
-			SpringApplication application = new SpringApplication(TlsLockApplication.class);
-			application.setWebApplicationType(WebApplicationType.NONE);
 			Map<String, Object> properties = new HashMap<>();
 			for (String property : server.properties(false)) {
 				properties.put(property.substring(0, property.indexOf('=')), property.substring(property.indexOf('=') + 1));
 			}
-			application.setDefaultProperties(properties);
-			System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
-			try {
-				assertThat(catchThrowable(application::run)).isNotNull();
-			}
-			finally {
-				System.clearProperty(LoggingSystem.SYSTEM_PROPERTY);
-			}
+			assertThat(StartupFailures.run(properties, TlsLockApplication.class)).isNotNull();
 			assertThat(output).contains("APPLICATION FAILED TO START")
 				.contains("lacks permissions the distributed locks need")
 				.contains("publish on channel 'lock:__released'")

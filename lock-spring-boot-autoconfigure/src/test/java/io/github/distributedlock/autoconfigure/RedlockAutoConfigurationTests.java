@@ -1,19 +1,25 @@
 package io.github.distributedlock.autoconfigure;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import io.github.distributedlock.annotation.DistributedLock;
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.aop.InvalidLockAnnotationException;
+import io.github.distributedlock.core.DistributedLockTemplate;
 import io.github.distributedlock.core.LockClient;
 import io.github.distributedlock.core.LockContext;
+import io.github.distributedlock.core.LockDefinition;
+import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.redlock.RedlockLockClient;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.ExclusionChecker;
 import io.github.distributedlock.test.RedlockApplications;
 import io.github.distributedlock.test.RedisServer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -21,14 +27,16 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.scheduling.annotation.Scheduled;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code distributed-lock.store=redlock} end to end on 3 real {@code redis-server} processes: two application
  * contexts (two instances) contend through {@code @DistributedLock} under the exclusion checker, an asynchronous
- * method acquires without blocking, and the startup refuses what the store cannot serve (semaphores, read/write
- * locks), too few nodes, a node listed twice, and a missing Lettuce, each naming what is wrong.
+ * method acquires without blocking, a {@code @Scheduled} job's minimum hold ({@code holdAtLeast}) keeps its lock
+ * taken after it returns, and the startup refuses what the store cannot serve (semaphores, read/write locks), too
+ * few nodes, a node listed twice, and a missing Lettuce, each naming what is wrong.
  */
 class RedlockAutoConfigurationTests {
 
@@ -90,6 +98,24 @@ class RedlockAutoConfigurationTests {
 	}
 
 	@Test
+	void aScheduledJobWithAMinimumHoldStartsAndKeepsItsLockTakenAfterItReturns() {
+		runner(urls()).withBean(PeriodicJob.class).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(PeriodicJob.class).run()).isEqualTo("ran");
+			DistributedLockTemplate template = context.getBean(DistributedLockTemplate.class);
+			// within the minimum hold the lock stays taken, by nobody: not even this thread gets it
+			assertThat(template.tryAcquire(LockDefinition.builder("periodic").acquireTimeout(Duration.ZERO).build()))
+				.isEmpty();
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> {
+				Optional<LockHandle> after = template
+					.tryAcquire(LockDefinition.builder("periodic").acquireTimeout(Duration.ZERO).build());
+				after.ifPresent(LockHandle::close);
+				return after.isPresent();
+			});
+		});
+	}
+
+	@Test
 	void fewerThanThreeNodesAreRefusedNamingTheProperty() {
 		runner(urls()[0], urls()[1]).run((context) -> assertThat(context).getFailure()
 			.rootCause()
@@ -126,6 +152,17 @@ class RedlockAutoConfigurationTests {
 		@DistributedLock(name = "job")
 		public CompletableFuture<String> later() {
 			return CompletableFuture.completedFuture("done later");
+		}
+
+	}
+
+	static class PeriodicJob {
+
+		// a fixedRate job fires at each instance's own phase: the minimum hold keeps the others out of the period
+		@Scheduled(fixedRate = 3_600_000)
+		@DistributedLock(name = "periodic", holdAtLeast = "2s")
+		public String run() {
+			return "ran";
 		}
 
 	}

@@ -56,7 +56,7 @@ class RefusedNotificationTests {
 			assertThat(first).hasNotFailed();
 			// both subscriptions are made (off the starting thread) before the channels go: the case is channels
 			// taken away while running. (A Jedis subscription that Redis refuses can leave its reply on a pooled
-			// connection; a client's first subscription is not checked first, see ReleaseSubscription.)
+			// connection; a client's first subscription is not checked first, see ClassicSubscription.)
 			await().atMost(Duration.ofSeconds(10)).until(() -> first.getBean(RedisLockClient.class).isListening()
 					&& second.getBean(RedisLockClient.class).isListening());
 			// the startup check passed; now the channels are taken away: every PUBLISH is refused

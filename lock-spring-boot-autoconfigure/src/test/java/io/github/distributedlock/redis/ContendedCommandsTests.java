@@ -90,7 +90,7 @@ class ContendedCommandsTests {
 		String key = heldBy("a:1/1");
 		long holderToken = Long.parseLong(redis.hget(key, "~f"));
 		redis.configResetstat();
-		List<Long> reply = redis.eval(LockScripts.REENTRANT_RELEASE.getScriptAsString(), ScriptOutputType.MULTI,
+		List<Long> reply = redis.eval(ReentrantKind.RELEASE.getScriptAsString(), ScriptOutputType.MULTI,
 				new String[] { key }, "a:1/1", CHANNEL, ALL_HOLDS, "a:2/2", "15000");
 		assertThat(reply.get(0)).as("handed over").isEqualTo(LockScripts.HANDED_OVER);
 		assertThat(reply.get(1)).as("the new holder's token").isGreaterThan(holderToken);
@@ -126,12 +126,12 @@ class ContendedCommandsTests {
 	}
 
 	private static List<Long> acquire(String key, String owner, String lease, String claim, String waitId) {
-		return redis.eval(LockScripts.REENTRANT_ACQUIRE.getScriptAsString(), ScriptOutputType.MULTI,
+		return redis.eval(ReentrantKind.ACQUIRE.getScriptAsString(), ScriptOutputType.MULTI,
 				new String[] { key }, owner, lease, "0", claim, waitId);
 	}
 
 	private static long release(String key, String owner) {
-		return redis.eval(LockScripts.REENTRANT_RELEASE.getScriptAsString(), ScriptOutputType.INTEGER,
+		return redis.eval(ReentrantKind.RELEASE.getScriptAsString(), ScriptOutputType.INTEGER,
 				new String[] { key }, owner, CHANNEL, ALL_HOLDS);
 	}
 

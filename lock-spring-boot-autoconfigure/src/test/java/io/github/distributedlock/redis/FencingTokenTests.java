@@ -171,7 +171,7 @@ class FencingTokenTests {
 		localWaiter.start();
 		waiting.await();
 		RedisLockClient firstClient = this.clients.get(0);
-		org.awaitility.Awaitility.await().until(() -> firstClient.probe().queuedThreads(this.key) == 1);
+		org.awaitility.Awaitility.await().until(() -> ClientProbe.of(firstClient).queuedThreads(this.key) == 1);
 		again.close();
 		localWaiter.join(10_000);
 		assertThat(again.fencingToken()).isGreaterThan(granted.get());

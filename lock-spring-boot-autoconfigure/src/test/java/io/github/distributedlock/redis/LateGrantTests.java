@@ -82,13 +82,14 @@ class LateGrantTests {
 			return listening.get();
 		});
 		FailingTransport transport = new FailingTransport(ScriptTransport.of(this.connectionFactory));
-		ReleaseChannels channels = new ReleaseChannels("lock:", NotificationMode.CLASSIC);
-		LockCommands commands = new LockCommands(new ScriptExecutor(transport), channels);
+		NotificationChannels channels = new NotificationChannels("lock:", NotificationMode.CLASSIC);
+		ScriptExecutor scripts = new ScriptExecutor(transport);
+		LockKinds kinds = new LockKinds(new KindScripts(scripts, channels, new WithdrawalSender(scripts)));
 		// subscribed to another client's grants: the waiter's own come through the test only
-		try (ReleaseNotifications notifications = new ReleaseNotifications(this.connectionFactory, "lock:", channels,
-				"nobody-" + waiterClient, this.timer)) {
-			WaitingAcquirer waiting = new WaitingAcquirer(commands, notifications, Runnable::run, this.timer,
-					Runnable::run, new AtomicBoolean());
+		try (NotificationListener notifications = new NotificationListener(this.connectionFactory, "lock:", channels,
+				"nobody-" + waiterClient, this.timer, new ConnectionBreaks())) {
+			WaitingAcquirer waiting = new WaitingAcquirer(notifications, Runnable::run, this.timer, Runnable::run,
+					new AtomicBoolean());
 			assertThat(this.holder.acquire(LockRequest.builder(this.key)
 				.lease(Duration.ofSeconds(30))
 				.timeout(Duration.ZERO)
@@ -96,8 +97,9 @@ class LateGrantTests {
 				.releasedByThread()
 				.build())).isNotNull();
 			String redisKey = "lock:" + this.key;
-			RedisWait wait = waiting.acquire(LockType.REENTRANT, 1, this.key, redisKey, waiterOwner, "", 30_000, false,
-					System.nanoTime() + TimeUnit.SECONDS.toNanos(20));
+			Attempt attempt = new Attempt(new Hold.HoldId(this.key, LockType.REENTRANT, 1), redisKey,
+					kinds.of(LockType.REENTRANT, 1), waiterOwner, 30_000, true, "");
+			RedisWait wait = waiting.acquire(attempt, false, System.nanoTime() + TimeUnit.SECONDS.toNanos(20));
 			// its first try was answered: it waits in Redis's queue
 			await().atMost(Duration.ofSeconds(5))
 				.until(() -> SharedRedis.redis().opsForHash().hasKey(redisKey, "q:" + waiterOwner));
@@ -158,11 +160,6 @@ class LateGrantTests {
 		@Override
 		public boolean isBlocking() {
 			return this.redis.isBlocking();
-		}
-
-		@Override
-		public long noScriptAnswers() {
-			return this.redis.noScriptAnswers();
 		}
 
 	}

@@ -226,7 +226,7 @@ class ReadWriteLockTests {
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
 			// the script refuses it too, should a client not know that it holds the read side
 			String owner = Owners.current(this.clients.get(0));
-			long refused = ScriptResults.first(redis, LockScripts.WRITE_ACQUIRE, redisKey(), owner, "1000", "0", "0");
+			long refused = ScriptResults.first(redis, WriteKind.ACQUIRE, redisKey(), owner, "1000", "0", "0");
 			assertThat(refused).isEqualTo(LockScripts.UPGRADE);
 		}
 		finally {
@@ -346,7 +346,7 @@ class ReadWriteLockTests {
 					}));
 				}
 				assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
-				await().atMost(Duration.ofSeconds(5)).until(() -> this.clients.get(1).probe().waitingKeys() == 1);
+				await().atMost(Duration.ofSeconds(5)).until(() -> ClientProbe.of(this.clients.get(1)).waitingKeys() == 1);
 				long releasedAt = System.nanoTime();
 				writer.close();
 				for (Future<?> future : futures) {

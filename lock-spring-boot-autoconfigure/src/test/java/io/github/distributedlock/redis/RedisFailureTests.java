@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.Lock;
 
 import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
@@ -14,6 +15,7 @@ import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockLostException;
 import io.github.distributedlock.core.LockRequest;
 import io.github.distributedlock.test.LockHolder;
+import io.github.distributedlock.test.OnThread;
 import io.github.distributedlock.test.RedisClientLibrary;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.AfterEach;
@@ -88,6 +90,52 @@ class RedisFailureTests {
 			.untilAsserted(() -> assertThat(this.template.execute(this.key, () -> "locked again")).isEqualTo("locked again"));
 	}
 
+	/**
+	 * A {@code Lock} view's {@code lock()} has no acquire timeout, as {@link java.util.concurrent.locks.Lock#lock()}
+	 * has none: it waits for a holder past the template's acquire timeout, and its tries that cannot reach Redis
+	 * are sent again, without an exception, until Redis is back; {@code tryLock(time, unit)} is the bounded wait.
+	 */
+	@Test
+	void aLockViewsLockWaitsPastTheAcquireTimeoutAndThroughARedisOutage() throws Exception {
+		DistributedLockTemplate halfASecond = new DistributedLockTemplate(this.client, Duration.ofSeconds(30),
+				Duration.ofMillis(500));
+		Lock lock = halfASecond.getLock(this.key);
+		try (OnThread<Boolean> holder = OnThread.start("holder", () -> {
+			lock.lock();
+			try {
+				Thread.sleep(1500);
+			}
+			finally {
+				lock.unlock();
+			}
+			return true;
+		})) {
+			await().atMost(Duration.ofSeconds(10)).until(() -> this.server.cli("EXISTS", "lock:" + this.key).trim().equals("1"));
+			long start = System.nanoTime();
+			lock.lock();
+			try {
+				assertThat(Duration.ofNanos(System.nanoTime() - start)).as("lock() waited for the holder")
+					.isGreaterThan(Duration.ofMillis(500));
+			}
+			finally {
+				lock.unlock();
+			}
+			assertThat(holder.get(10)).isTrue();
+		}
+
+		this.server.kill();
+		try (OnThread<Boolean> waiter = OnThread.start("waiter", () -> {
+			lock.lock();
+			lock.unlock();
+			return true;
+		})) {
+			// past the acquire timeout plus a command timeout (2 s), the wait goes on without an exception
+			await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> !waiter.isDone());
+			this.server.restart();
+			assertThat(waiter.get(30)).isTrue();
+		}
+	}
+
 	@Test
 	void aLockWipedByARedisRestartIsReportedLostAtRelease() throws Exception {
 		assertThat((this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofMillis(600)).interruptible(false)
@@ -96,7 +144,7 @@ class RedisFailureTests {
 		this.server.kill();
 		this.server.restart();
 		// the new, empty Redis knows nothing of the lock: the watchdog must find that out
-		await().pollInSameThread().atMost(Duration.ofSeconds(20)).until(() -> this.client.probe().lostReason(this.key, LockType.REENTRANT) != null);
+		await().pollInSameThread().atMost(Duration.ofSeconds(20)).until(() -> ClientProbe.of(this.client).lostReason(this.key, LockType.REENTRANT) != null);
 		assertThatThrownBy(() -> this.client.release(this.key, LockType.REENTRANT)).isInstanceOf(LockLostException.class);
 	}
 

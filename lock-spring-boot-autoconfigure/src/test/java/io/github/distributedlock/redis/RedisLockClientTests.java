@@ -211,7 +211,7 @@ class RedisLockClientTests {
 			.getLock(this.key);
 		assertThatThrownBy(fromOtherInstance::unlock).isInstanceOf(IllegalMonitorStateException.class);
 		// and in Redis itself: the release script refuses an owner that holds nothing
-		long refused = redis.execute(LockScripts.REENTRANT_RELEASE, List.of(redisKey()), "intruder:1",
+		long refused = redis.execute(ReentrantKind.RELEASE, List.of(redisKey()), "intruder:1",
 				this.client.getChannel(), "1");
 		assertThat(refused).isEqualTo(LockScripts.NOT_HELD);
 		assertThat(ScriptResults.withoutToken(redis.opsForHash().entries(redisKey())))
@@ -292,7 +292,7 @@ class RedisLockClientTests {
 			ExecutorService pool = Executors.newSingleThreadExecutor();
 			try {
 				Future<Long> acquiredAt = pool.submit(() -> waiterTemplate.execute(this.key, System::nanoTime));
-				await().atMost(Duration.ofSeconds(5)).until(() -> otherInstance.probe().waitingKeys() == 1);
+				await().atMost(Duration.ofSeconds(5)).until(() -> ClientProbe.of(otherInstance).waitingKeys() == 1);
 				long releasedAt = System.nanoTime();
 				holder.close();
 				long latency = acquiredAt.get(10, TimeUnit.SECONDS) - releasedAt;
@@ -339,7 +339,7 @@ class RedisLockClientTests {
 		try (LockHolder holder = new LockHolder(this.template.getLock(this.key))) {
 			Future<Map<String, String>> next = pool.submit(() -> this.template.execute(this.key,
 					() -> Map.of(owner(this.client), redis.<String, String>opsForHash().get(redisKey(), owner(this.client)))));
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> ClientProbe.of(this.client).queuedThreads(this.key) == 1);
 			long before = scriptCalls();
 			holder.close();
 			Map<String, String> seenByNext = next.get(10, TimeUnit.SECONDS);
@@ -351,7 +351,7 @@ class RedisLockClientTests {
 			pool.shutdownNow();
 		}
 		assertThat(redis.hasKey(redisKey())).isFalse();
-		assertThat(this.client.probe().queuedThreads(this.key)).isZero();
+		assertThat(ClientProbe.of(this.client).queuedThreads(this.key)).isZero();
 	}
 
 	@Test
@@ -366,12 +366,12 @@ class RedisLockClientTests {
 				lock.unlock();
 				return null;
 			});
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 2);
+			await().atMost(Duration.ofSeconds(5)).until(() -> ClientProbe.of(this.client).queuedThreads(this.key) == 2);
 			Future<String> patient = pool.submit(() -> this.template.execute(this.key, () -> "patient"));
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 3);
+			await().atMost(Duration.ofSeconds(5)).until(() -> ClientProbe.of(this.client).queuedThreads(this.key) == 3);
 			interrupted.cancel(true);
 			assertThat(timesOut.get(5, TimeUnit.SECONDS)).isFalse();
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> ClientProbe.of(this.client).queuedThreads(this.key) == 1);
 			assertThat(patient.isDone()).as("the holder still holds the lock").isFalse();
 			holder.close();
 			assertThat(patient.get(10, TimeUnit.SECONDS)).isEqualTo("patient");
@@ -395,7 +395,7 @@ class RedisLockClientTests {
 		Concurrently.run(3, 60, (thread) -> {
 			if (thread == 2) {
 				try {
-					await().atMost(Duration.ofSeconds(5)).until(() -> this.client.probe().queuedThreads(this.key) == 1);
+					await().atMost(Duration.ofSeconds(5)).until(() -> ClientProbe.of(this.client).queuedThreads(this.key) == 1);
 					other.execute(this.key, () -> otherGotIt.getAndSet(true));
 				}
 				finally {
@@ -412,7 +412,7 @@ class RedisLockClientTests {
 					inside.decrementAndGet();
 					// so that every release finds the other local thread queued, to hand the lock to
 					await().pollInterval(Duration.ofMillis(1)).atMost(Duration.ofSeconds(5))
-						.until(() -> this.client.probe().queuedThreads(this.key) == 1 || otherDone.get());
+						.until(() -> ClientProbe.of(this.client).queuedThreads(this.key) == 1 || otherDone.get());
 					return null;
 				});
 			}
@@ -499,12 +499,12 @@ class RedisLockClientTests {
 		redis.opsForHash().put(redisKey(), "late:1", "1");
 		redis.opsForHash().put(redisKey(), "q:next:1", "5:" + (now + 60_000) + ":30000:7");
 		redis.expire(redisKey(), Duration.ofSeconds(30));
-		assertThat(redis.execute(LockScripts.REENTRANT_CANCEL, List.of(redisKey()), "late:1", channel)).isEqualTo(1L);
+		assertThat(redis.execute(ReentrantKind.CANCEL, List.of(redisKey()), "late:1", channel)).isEqualTo(1L);
 		assertThat(ScriptResults.withoutToken(redis.opsForHash().entries(redisKey())))
 			.containsExactly(Map.entry("next:1", "1"));
 		// withdrawing a place that was not granted only deletes the entry
 		redis.opsForHash().put(redisKey(), "q:gone:1", "6:" + (now + 60_000) + ":30000:8");
-		assertThat(redis.execute(LockScripts.REENTRANT_CANCEL, List.of(redisKey()), "gone:1", channel)).isEqualTo(0L);
+		assertThat(redis.execute(ReentrantKind.CANCEL, List.of(redisKey()), "gone:1", channel)).isEqualTo(0L);
 		assertThat(ScriptResults.withoutToken(redis.opsForHash().entries(redisKey())))
 			.containsExactly(Map.entry("next:1", "1"));
 	}

@@ -54,7 +54,7 @@ final class ReleaseWakeups {
 			// that the try cannot explain a quick acquisition
 			Awaitility.await()
 				.atMost(Duration.ofSeconds(10))
-				.until(() -> waiterClient.probe().waitingKeys() == 1 && redis.opsForHash()
+				.until(() -> ClientProbe.of(waiterClient).waitingKeys() == 1 && redis.opsForHash()
 					.keys(waiterClient.redisKey(key))
 					.stream()
 					.anyMatch((field) -> field.toString().startsWith("ww:")));

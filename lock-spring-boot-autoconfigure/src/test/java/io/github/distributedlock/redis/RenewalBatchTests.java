@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The watchdog renews many reentrant locks with a few scripts, not one each: a batch of up to
- * {@link LeaseRenewals#BATCH} locks per script; a lock whose key was overwritten is lost alone.
+ * {@link LeaseRenewalScripts#BATCH} locks per script; a lock whose key was overwritten is lost alone.
  */
 class RenewalBatchTests {
 

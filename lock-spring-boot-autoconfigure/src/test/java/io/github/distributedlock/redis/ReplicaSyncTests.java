@@ -186,7 +186,7 @@ class ReplicaSyncTests {
 		try (LockHolder holder = new LockHolder(template.getLock(this.key))) {
 			holderToken = Long.parseLong(primary.<String, String>opsForHash().get(redisKey(), "~f"));
 			next = holder(template, running);
-			await().atMost(Duration.ofSeconds(5)).until(() -> client.probe().queuedThreads(this.key) == 1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> ClientProbe.of(client).queuedThreads(this.key) == 1);
 			servers.freeze();
 		}
 		// the release handed the lock to the queued thread, which must not run before the replica has it; the

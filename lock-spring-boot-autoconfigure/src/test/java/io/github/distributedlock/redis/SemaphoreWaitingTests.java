@@ -110,7 +110,7 @@ class SemaphoreWaitingTests {
 		long claims = redis.opsForHash().keys("lock:" + this.key).stream()
 			.filter((field) -> field.toString().startsWith("q:"))
 			.count();
-		int local = this.clients.stream().mapToInt((client) -> client.probe().queuedThreads(this.key)).sum();
+		int local = this.clients.stream().mapToInt((client) -> ClientProbe.of(client).queuedThreads(this.key)).sum();
 		return (int) claims + local;
 	}
 

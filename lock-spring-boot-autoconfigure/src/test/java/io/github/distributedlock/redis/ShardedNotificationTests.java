@@ -211,7 +211,7 @@ class ShardedNotificationTests {
 		}
 		try {
 			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-				assertThat(waiterClient.probe().waitingKeys()).isEqualTo(keys.size());
+				assertThat(ClientProbe.of(waiterClient).waitingKeys()).isEqualTo(keys.size());
 				assertThat(ShardedWaits.shardChannels(cluster)).isEqualTo(2 * slots);
 			});
 			long connections = ShardedWaits.subscribedConnections(cluster, MANY_WAITER);

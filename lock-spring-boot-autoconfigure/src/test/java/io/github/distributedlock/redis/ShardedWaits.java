@@ -96,7 +96,7 @@ final class ShardedWaits {
 			.atMost(Duration.ofSeconds(30))
 			.during(SETTLED)
 			.ignoreExceptions()
-			.until(() -> waiterClient.probe().waitingKeys() == 1 && subscribers(cluster.primaryOf(redisKey), channel) >= 1);
+			.until(() -> ClientProbe.of(waiterClient).waitingKeys() == 1 && subscribers(cluster.primaryOf(redisKey), channel) >= 1);
 	}
 
 	/**

@@ -84,14 +84,14 @@ class UncontendedCommandsTests {
 		long before = redisMicros();
 		// Lettuce's list output takes an integer reply as a list of one, and an array as it is
 		List<Long> reply = server.admin()
-			.eval(LockScripts.REENTRANT_ACQUIRE.getScriptAsString(), ScriptOutputType.MULTI, new String[] { key },
+			.eval(ReentrantKind.ACQUIRE.getScriptAsString(), ScriptOutputType.MULTI, new String[] { key },
 					"client:1/1", "30000", "0", "1000", "7");
 		assertThat(reply).as("one integer").hasSize(1);
 		assertThat(reply.get(0)).as("the fencing token").isBetween(before, redisMicros());
 		assertThat(server.admin().hget(key, "~f")).isEqualTo(Long.toString(reply.get(0)));
 		// a blocked try, as every other answer, is a pair: the holder's remaining lease and token 0
 		assertThat(server.admin()
-			.<List<Long>>eval(LockScripts.REENTRANT_ACQUIRE.getScriptAsString(), ScriptOutputType.MULTI,
+			.<List<Long>>eval(ReentrantKind.ACQUIRE.getScriptAsString(), ScriptOutputType.MULTI,
 					new String[] { key }, "client:2/1", "30000", "0", "0", "0"))
 			.hasSize(2)
 			.satisfies((pair) -> assertThat(pair.get(0)).isPositive(), (pair) -> assertThat(pair.get(1)).isZero());

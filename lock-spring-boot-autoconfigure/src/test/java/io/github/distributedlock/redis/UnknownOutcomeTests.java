@@ -5,7 +5,9 @@ import io.github.distributedlock.test.OnThread;
 import io.github.distributedlock.test.Owners;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -13,7 +15,9 @@ import io.github.distributedlock.annotation.LockType;
 import io.github.distributedlock.core.DistributedLockException;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.LockObserver;
 import io.github.distributedlock.test.RedisServer;
+import io.github.distributedlock.test.TcpProxy;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -187,6 +191,192 @@ class UnknownOutcomeTests {
 			client.close();
 			patient.destroy();
 		}
+	}
+
+	/**
+	 * Issue 41, finding 2, the retry: a release that timed out on a frozen Redis is sent again in the background;
+	 * meanwhile Redis was killed and restarted empty, so the retry finds nothing held, on a server life that did not
+	 * grant the lock: the loss is told to the owner (WARN, observer, {@code isLost()}). Before, the retry logged
+	 * "Released lock ... on a retry" whatever Redis answered.
+	 */
+	@Test
+	void aRetriedReleaseThatFindsTheLockWipedByARestartTellsTheLoss() throws Exception {
+		Set<String> toldLost = ConcurrentHashMap.newKeySet();
+		this.client.setLockObserver(new LockObserver() {
+
+			@Override
+			public void lost(String key, LockType type, String reason) {
+				toldLost.add(key);
+			}
+
+		});
+		LockHandle held = this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30))
+				.interruptible(false).build());
+		this.server.freeze();
+		// times out after the command timeout: the work stands, the release is retried in the background
+		held.close();
+		this.server.kill();
+		this.server.restart();
+		await().atMost(Duration.ofSeconds(20)).until(() -> toldLost.contains(this.key));
+		assertThat(held.isLost()).isTrue();
+	}
+
+	/**
+	 * Found by the SPIN model of the lock (docs/verification.md, "Findings"): a release whose every try fails
+	 * until the lease ends. Redis freezes, the release times out, Redis is killed, so the retries find no server
+	 * until the lease is over: the lock may have been wiped while its owner held it (here it was: the server comes
+	 * back empty), and only the release could have found that out. The loss is told, as the release could not show
+	 * Redis to be on the server life that granted the lock. Before, the retries stopped silently at the lease's end:
+	 * the owner heard of a failed release, never of the loss.
+	 */
+	@Test
+	void aReleaseThatGetsNoAnswerWithinItsLeaseAcrossAKillTellsTheLoss() throws Exception {
+		Set<String> told = ConcurrentHashMap.newKeySet();
+		this.client.setLockObserver(recordingLossesAndFailedReleases(told));
+		LockHandle held = this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(3))
+				.interruptible(false).build());
+		this.server.freeze();
+		// times out after the command timeout: the work stands, the release is retried in the background
+		held.close();
+		this.server.kill();
+		try {
+			await().atMost(Duration.ofSeconds(15)).until(() -> told.contains("lost " + this.key));
+			assertThat(told).contains("release failed " + this.key);
+			assertThat(held.isLost()).isTrue();
+		}
+		finally {
+			this.server.restart();
+		}
+	}
+
+	/**
+	 * The other side of the retry's judgement: a release that timed out on a paused Redis ran when the pause ended,
+	 * so its retry finds nothing held, on the server life that granted the lock: the first try released it, and no
+	 * loss is told.
+	 */
+	@Test
+	void aRetriedReleaseWhoseFirstTryRanIsNoLoss() throws Exception {
+		Set<String> told = ConcurrentHashMap.newKeySet();
+		this.client.setLockObserver(recordingLossesAndFailedReleases(told));
+		LockHandle held = this.client.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30))
+				.interruptible(false).build());
+		pauseServer();
+		held.close();
+		await().atMost(Duration.ofSeconds(5)).until(() -> told.contains("release failed " + this.key));
+		// the first try runs when the pause ends; the retries after it find nothing held
+		await().atMost(Duration.ofSeconds(10)).until(() -> !this.redis.hasKey("lock:" + this.key));
+		await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5)).until(() -> !told.contains("lost " + this.key));
+		assertThat(held.isLost()).isFalse();
+	}
+
+	/**
+	 * Issue 41, finding 2: two releases sent while Redis is frozen; Redis is killed and restarted empty, and
+	 * before this client reconnects, another instance acquires both locks on the new server and runs its scripts,
+	 * so the new server knows them and answers no NOSCRIPT. Lettuce then fails one release and sends the other
+	 * again; both find nothing of this client held. Neither may pass for a clean release: the lock ended without
+	 * its owner's release, so each is reported lost to its owner, by {@code close()} or by the retry. Before, the
+	 * one sent again passed for a release that ran twice, and the retry of the other logged "Released lock ...
+	 * on a retry".
+	 */
+	@Test
+	void releasesFindingALockWipedByARestartReportTheLossAlsoWhenAnotherInstanceReloadedTheScripts()
+			throws Exception {
+		String key1 = this.key + ":1";
+		Set<String> toldLost = ConcurrentHashMap.newKeySet();
+		try (TcpProxy proxy = new TcpProxy(this.server.host(), this.server.port())) {
+			LettuceConnectionFactory viaProxy = new LettuceConnectionFactory(
+					new RedisStandaloneConfiguration(this.server.host(), proxy.port()),
+					LettuceClientConfiguration.builder().commandTimeout(Duration.ofSeconds(20)).build());
+			viaProxy.afterPropertiesSet();
+			viaProxy.start();
+			RedisLockClient client = new RedisLockClient(viaProxy, "lock:");
+			client.setLockObserver(new LockObserver() {
+
+				@Override
+				public void lost(String key, LockType type, String reason) {
+					toldLost.add(key);
+				}
+
+			});
+			RedisLockClient other = new RedisLockClient(this.clientFactory, "lock:");
+			try {
+				LockHandle first = client.acquire(LockRequest.builder(key1).lease(Duration.ofSeconds(30))
+						.interruptible(false).build());
+				LockHandle second = client.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30))
+						.interruptible(false).build());
+				this.server.freeze();
+				OnThread<Void> release1 = OnThread.start("release-1", () -> {
+					first.close();
+					return null;
+				});
+				awaitWaiting(release1);
+				OnThread<Void> release2 = OnThread.start("release-2", () -> {
+					second.close();
+					return null;
+				});
+				awaitWaiting(release2);
+				// this client's new connections carry nothing until the other instance is done
+				proxy.partition();
+				this.server.kill();
+				this.server.restart();
+				LockHandle otherFirst = other.acquire(LockRequest.builder(key1).lease(Duration.ofSeconds(30))
+						.timeout(Duration.ofSeconds(10)).interruptible(false).build());
+				LockHandle otherSecond = other.acquire(LockRequest.builder(this.key).lease(Duration.ofSeconds(30))
+						.timeout(Duration.ofSeconds(10)).interruptible(false).build());
+				assertThat(otherFirst).isNotNull();
+				assertThat(otherSecond).isNotNull();
+				// and runs another lock: the new server knows the release script too
+				other.acquire(LockRequest.builder(this.key + ":other").lease(Duration.ofSeconds(30))
+						.interruptible(false).build()).close();
+				proxy.heal();
+				for (OnThread<Void> release : java.util.List.of(release1, release2)) {
+					try {
+						release.get(30);
+					}
+					catch (LockLostException ex) {
+						// told to the caller; the observer hears of it too
+					}
+				}
+				await().atMost(Duration.ofSeconds(20)).until(() -> toldLost.containsAll(Set.of(key1, this.key)));
+				assertThat(first.isLost()).isTrue();
+				assertThat(second.isLost()).isTrue();
+				// the other instance's holds are untouched
+				for (String held : java.util.List.of(key1, this.key)) {
+					assertThat(this.redis.opsForHash().keys("lock:" + held)).map(String.class::cast)
+						.filteredOn((field) -> field.startsWith(other.getClientId()))
+						.hasSize(1);
+				}
+				otherFirst.close();
+				otherSecond.close();
+			}
+			finally {
+				other.close();
+				client.close();
+				viaProxy.destroy();
+			}
+		}
+	}
+
+	/** An observer that adds "lost KEY" and "release failed KEY" to {@code told} as the client tells them. */
+	private static LockObserver recordingLossesAndFailedReleases(Set<String> told) {
+		return new LockObserver() {
+
+			@Override
+			public void lost(String key, LockType type, String reason) {
+				told.add("lost " + key);
+			}
+
+			@Override
+			public void releaseFailed(String key, LockType type, int permits) {
+				told.add("release failed " + key);
+			}
+
+		};
+	}
+
+	private static void awaitWaiting(OnThread<?> caller) {
+		await().atMost(Duration.ofSeconds(5)).until(() -> caller.thread().getState() == Thread.State.WAITING
+				|| caller.thread().getState() == Thread.State.TIMED_WAITING);
 	}
 
 }

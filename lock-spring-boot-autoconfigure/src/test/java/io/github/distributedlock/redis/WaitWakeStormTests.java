@@ -51,7 +51,7 @@ class WaitWakeStormTests {
 			CompletableFuture<Void> storm = CompletableFuture.runAsync(() -> {
 				// what the subscription does for each release message: here with no round trip, so that a wake is
 				// always waiting when a try ends
-				ReleaseNotifications notifications = waiterClient.runs.current().notifications;
+				NotificationListener notifications = waiterClient.session().notifications;
 				while (storming.get()) {
 					notifications.wake("lock:" + key);
 				}

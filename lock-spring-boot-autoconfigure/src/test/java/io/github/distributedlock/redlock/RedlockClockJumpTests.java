@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Redlock on 3 real {@code redis-server} processes, node 0 on a {@link FakeClock} (libfaketime): a node whose clock
- * jumps forward, as a negative control (two holders at once, the tokens fence the first). Each test is skipped,
+ * jumps forward, as a negative control (two holders at once, the tokens fence the first), and a node whose clock is
+ * a constant 30 s ahead while another restarts empty (the tokens still increase). Each test is skipped,
  * naming the package, when Debian's {@code faketime} is not installed (the nodes then run on the real clock).
  */
 class RedlockClockJumpTests extends RedlockTopologyTests {
@@ -60,6 +61,11 @@ class RedlockClockJumpTests extends RedlockTopologyTests {
 	@Test
 	void aNodeWhoseClockJumpsForwardLetsASecondHolderInAndTheTokensFenceTheFirst() throws Exception {
 		RedlockFaultChecks.clockJumpedForward(this.topology, Objects.requireNonNull(this.clock));
+	}
+
+	@Test
+	void aTokenDoesNotGoBackWhenOneNodeRestartsEmptyAndAnotherClockIsAhead() throws Exception {
+		RedlockFaultChecks.tokenAfterAMinorityLostItsCounter(this.topology, Objects.requireNonNull(this.clock));
 	}
 
 	private static long micros(List<String> time) {

@@ -119,6 +119,57 @@ final class RedlockFaultChecks {
 		overlapFencedByTheTokens(topology, checker, a, b, 0, "node 0's clock jumped " + jump.toSeconds() + " s forward");
 	}
 
+	/**
+	 * Issue 41.3, a token that went back: node 0's clock a constant 30 s ahead (an offset, not a jump during a
+	 * hold). H1 is granted nodes 0 and 1 (node {@link #OTHER} held by another owner), so its token comes from node
+	 * 0's clock; H1 releases; node 1 is killed and restarted empty after 2 leases (redis.io's delayed restart); H2
+	 * is granted nodes 1 and 2 (node 0 held by another owner). Only one node, a minority, lost its state, so H2's
+	 * token must exceed H1's: node 2 refused H1 and still carries H1's token, and node 0's refusal of H2 answers
+	 * its basis too.
+	 */
+	static void tokenAfterAMinorityLostItsCounter(RedlockTopology topology, FakeClock nodeZeroClock)
+			throws Exception {
+		nodeZeroClock.jump(Duration.ofSeconds(30));
+		Duration lease = Duration.ofSeconds(1);
+		String key = "offset";
+		topology.occupy(OTHER, key, Duration.ofSeconds(30));
+		long t1;
+		RedlockLockClient first = topology.client();
+		try (LockHandle h1 = RedlockTopology.acquired(first,
+				RedlockTopology.request(key).lease(lease).autoRenew(false).build())) {
+			t1 = h1.fencingToken();
+			assertThat(topology.ownerOn(OTHER, key)).as("node %d held by another owner", OTHER)
+				.isEqualTo("another-client:1/1");
+		}
+		long recorded = t1;
+		RedlockTopology.soon().untilAsserted(() -> {
+			assertThat(topology.ownerOn(0, key)).as("H1 released on node 0").isNull();
+			assertThat(topology.ownerOn(1, key)).as("H1 released on node 1").isNull();
+			assertThat(topology.servers.get(OTHER).admin().get(RedlockTopology.PREFIX + key + "~token"))
+				.as("node %d, which refused H1, raised its counter to H1's token", OTHER)
+				.isEqualTo(Long.toString(recorded));
+		});
+		long crashedAt = System.nanoTime();
+		topology.servers.get(1).kill();
+		// the fault itself, not a synchronisation: the node stays down for 2 leases
+		long down = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - crashedAt);
+		TimeUnit.MILLISECONDS.sleep(Math.max(0, lease.multipliedBy(2).toMillis() - down));
+		topology.servers.get(1).restart();
+		topology.free(OTHER, key);
+		topology.occupy(0, key, Duration.ofSeconds(30));
+		RedlockLockClient second = topology.client();
+		long t2;
+		try (LockHandle h2 = RedlockTopology.acquired(second,
+				RedlockTopology.request(key).lease(lease).autoRenew(false).timeout(Duration.ofSeconds(3)).build())) {
+			t2 = h2.fencingToken();
+			assertThat(topology.ownerOn(1, key)).as("H2 on node 1").startsWith(second.getClientId());
+			assertThat(topology.ownerOn(OTHER, key)).as("H2 on node %d", OTHER).startsWith(second.getClientId());
+		}
+		System.out.println("Redlock, node 0's clock 30 s ahead, node 1 restarted empty after 2 leases: t1 " + t1
+				+ ", t2 " + t2 + " (t2 - t1 = " + (t2 - t1) + " us)");
+		assertThat(t2).as("H2's token after H1's, one node of 3 having lost its state").isGreaterThan(t1);
+	}
+
 	/** Another owner holds node {@link #OTHER}; A acquires and is granted nodes 0 and 1, a bare majority. */
 	private static LockHandle firstHolder(RedlockTopology topology, RedlockLockClient client, Duration lease,
 			boolean autoRenew) throws InterruptedException {

@@ -1,6 +1,10 @@
 package io.github.distributedlock.redlock;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * subsets of occupied nodes, contention of two clients, 2 nodes killed (still works), 3 killed (holders told
  * lost, acquisitions fail within their timeout).
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RedlockFiveNodeTests extends RedlockTopologyTests {
 
 	@Override
@@ -24,6 +29,11 @@ class RedlockFiveNodeTests extends RedlockTopologyTests {
 	@Test
 	void twoClientsContendingNeverOverlapAndTheirTokensIncrease() throws Exception {
 		assertThat(RedlockQuorumChecks.contend(this.topology, 15).bodies()).isEqualTo(8 * 15);
+	}
+
+	@Test
+	void twoNodesKilledReadALockHeldElsewhereAsBusyInEveryWayOfAsking(CapturedOutput output) throws Exception {
+		RedlockQuorumChecks.busyWithAMinorityDown(this.topology, output);
 	}
 
 	@Test

@@ -18,8 +18,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * What a hold on the Redlock store does beyond the lock contract ({@code RedlockLockClientContractTests}), on 3
- * real {@code redis-server} processes: a late release after a hard lease on each node, asynchronous acquisitions
- * and their cancellation, handles closed from another thread, releases by a thread that does not hold the lock.
+ * real {@code redis-server} processes: a late release after a hard lease on each node, a minimum hold
+ * ({@code holdAtLeast}) kept on every node, asynchronous acquisitions and their cancellation, handles closed from
+ * another thread, releases by a thread that does not hold the lock.
  */
 class RedlockHoldTests extends RedlockTopologyTests {
 
@@ -45,6 +46,60 @@ class RedlockHoldTests extends RedlockTopologyTests {
 		}
 		assertThat(held).isGreaterThanOrEqualTo(2);
 		next.close();
+	}
+
+	@Test
+	void aMinimumHoldKeepsTheKeyOnEveryNodeTakenByNobodyUntilItEnds() throws Exception {
+		RedlockLockClient first = this.topology.client();
+		RedlockLockClient second = this.topology.client();
+		long start = System.nanoTime();
+		LockHandle handle = RedlockTopology.acquired(first, RedlockTopology.request("kept")
+			.holdAtLeast(Duration.ofMillis(1500))
+			.timeout(Duration.ofSeconds(10))
+			.build());
+		String attempt = first.heldLocks().get(0).owner();
+		handle.close();
+		assertThat(first.heldLocks()).isEmpty();
+		RedlockTopology.soon().untilAsserted(() -> {
+			for (int node = 0; node < 3; node++) {
+				assertThat(this.topology.ownerOn(node, "kept")).as("node %d", node).isEqualTo(attempt + "~kept");
+				assertThat(this.topology.servers.get(node).admin().pttl(RedlockTopology.PREFIX + "kept"))
+					.as("the key's TTL on node %d: what is left of the minimum hold", node)
+					.isBetween(1L, 1500L);
+			}
+		});
+		assertThat(first.acquire(RedlockTopology.request("kept").timeout(Duration.ZERO).build()))
+			.as("not even its former holder").isNull();
+		assertThat(second.acquire(RedlockTopology.request("kept").timeout(Duration.ZERO).build())).isNull();
+		LockHandle next = RedlockTopology.acquired(second,
+				RedlockTopology.request("kept").timeout(Duration.ofSeconds(10)).build());
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(1400));
+		assertThat(next.fencingToken()).isGreaterThan(handle.fencingToken());
+		next.close();
+		this.topology.awaitGone("kept");
+	}
+
+	@Test
+	void aReentryWithALongerMinimumHoldMovesItsEndLater() throws Exception {
+		RedlockLockClient client = this.topology.client();
+		LockHandle outer = RedlockTopology.acquired(client,
+				RedlockTopology.request("longer").timeout(Duration.ofSeconds(10)).build());
+		LockHandle inner = RedlockTopology.acquired(client,
+				RedlockTopology.request("longer").holdAtLeast(Duration.ofSeconds(3)).build());
+		inner.close();
+		outer.close();
+		// the release returns once a quorum kept it; the last node may still be running it
+		RedlockTopology.soon().untilAsserted(() -> {
+			for (int node = 0; node < 3; node++) {
+				assertThat(this.topology.servers.get(node).admin().pttl(RedlockTopology.PREFIX + "longer"))
+					.as("kept on node %d", node)
+					.isBetween(1000L, 3000L);
+			}
+		});
+		// a hold released after its minimum hold ended, or without one, is deleted at once
+		RedlockTopology.acquired(client, RedlockTopology.request("plain").timeout(Duration.ofSeconds(10)).build())
+			.close();
+		this.topology.awaitGone("plain");
 	}
 
 	@Test

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 
 /**
  * The lock contract on the Redlock store, 3 real {@code redis-server} processes shared by the class: what applies
- * to its reentrant locks runs as on every store; the read/write and minimum-hold cases skip by the store's
+ * to its reentrant locks (minimum holds included) runs as on every store; the read/write cases skip by the store's
  * capabilities, and first come, first served waiting skips because Redlock waiters retry on independent servers.
  */
 class RedlockLockClientContractTests extends LockClientContractTests {

@@ -5,11 +5,24 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import io.github.distributedlock.annotation.DistributedLock;
+import io.github.distributedlock.annotation.OnLockFailure;
+import io.github.distributedlock.aop.DistributedLockAdvisor;
+import io.github.distributedlock.aop.DistributedLockInterceptor;
 import io.github.distributedlock.core.DistributedLockException;
+import io.github.distributedlock.core.DistributedLockTemplate;
+import io.github.distributedlock.core.LockAcquisitionException;
+import io.github.distributedlock.core.LockDefinition;
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.core.LockLostException;
+import io.github.distributedlock.core.ReactiveDistributedLockTemplate;
 import io.github.distributedlock.test.Concurrently;
 import io.github.distributedlock.test.ExclusionChecker;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.boot.test.system.CapturedOutput;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -17,7 +30,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The checks every topology runs (3 and 5 nodes), on its shared servers: the quorum logic over every subset of
- * occupied nodes, contention with the exclusion checker, and kills of a minority and of a majority.
+ * occupied nodes, contention with the exclusion checker, kills of a minority and of a majority, and a lock held by
+ * another instance while a minority is down (busy, not unavailable).
  */
 final class RedlockQuorumChecks {
 
@@ -143,6 +157,82 @@ final class RedlockQuorumChecks {
 				+ "500 ms timeout failed after " + (System.nanoTime() - start) / 1_000_000 + " ms");
 		assertThat((System.nanoTime() - start) / 1_000_000).as("failed within the acquire timeout + a node timeout")
 			.isLessThan(500 + 2 * 250 + 300);
+	}
+
+	/**
+	 * Another instance (its own client) holds a key; a minority of nodes is killed ({@code kill -9}); then every way
+	 * of asking for the key reads as busy, not as the store unavailable: the live nodes refused for the holder, and
+	 * they are a quorum that answered. {@code tryAcquire} is empty, {@code acquire} with a timeout throws the
+	 * {@link LockAcquisitionException} of the Redis store, a {@code @DistributedLock} method with {@code SKIP} is
+	 * skipped without an ERROR, and the asynchronous and reactive callers likewise.
+	 */
+	static void busyWithAMinorityDown(RedlockTopology topology, CapturedOutput output) throws Exception {
+		RedlockLockClient holder = topology.client();
+		// a node timeout with room for a loaded test machine: a live node that does not answer in time is not a quorum
+		RedlockLockClient other = topology.client(Duration.ofSeconds(1), Duration.ofMillis(20));
+		String key = "busy";
+		LockHandle held = RedlockTopology.acquired(holder,
+				RedlockTopology.request(key).lease(Duration.ofSeconds(30)).build());
+		RedlockTopology.soon().untilAsserted(() -> {
+			for (int node = 0; node < topology.servers.size(); node++) {
+				assertThat(topology.ownerOn(node, key)).as("held on node %d", node).startsWith(holder.getClientId());
+			}
+		});
+		int minority = topology.servers.size() - topology.quorum();
+		for (int i = 0; i < minority; i++) {
+			topology.servers.get(i).kill();
+		}
+		Duration timeout = Duration.ofMillis(300);
+		DistributedLockTemplate template = new DistributedLockTemplate(other, Duration.ofSeconds(30), timeout);
+		LockDefinition once = LockDefinition.builder(key).acquireTimeout(Duration.ZERO).build();
+		LockDefinition waiting = LockDefinition.builder(key).acquireTimeout(timeout).build();
+		for (int round = 0; round < 3; round++) {
+			assertThat(other.acquire(RedlockTopology.request(key).timeout(Duration.ZERO).build()))
+				.as("tryAcquire on the client").isNull();
+			assertThat(template.tryAcquire(once)).as("tryAcquire on the template").isEmpty();
+			assertThat(other.acquire(RedlockTopology.request(key).timeout(timeout).build()))
+				.as("acquire with a timeout on the client").isNull();
+			assertThatExceptionOfType(LockAcquisitionException.class).isThrownBy(() -> template.acquire(waiting));
+			assertThat(other.acquireAsync(RedlockTopology.request(key).timeout(timeout).owner(other.newAsyncOwner()).build()))
+				.as("acquireAsync").succeedsWithin(Duration.ofSeconds(5))
+				.isNull();
+			assertThat(template.executeAsync(waiting, () -> CompletableFuture.completedFuture("ran")))
+				.as("executeAsync").failsWithin(Duration.ofSeconds(5))
+				.withThrowableOfType(java.util.concurrent.ExecutionException.class)
+				.withCauseInstanceOf(LockAcquisitionException.class);
+			ReactiveDistributedLockTemplate reactive = new ReactiveDistributedLockTemplate(other, Duration.ofSeconds(30),
+					timeout);
+			StepVerifier.create(reactive.execute(waiting, Mono.just("ran")))
+				.expectError(LockAcquisitionException.class)
+				.verify(Duration.ofSeconds(5));
+			Jobs jobs = jobs(template);
+			assertThat(jobs.once()).as("@DistributedLock tried once, SKIP").isNull();
+			assertThat(jobs.waiting()).as("@DistributedLock with a timeout, SKIP").isNull();
+		}
+		assertThat(output.getAll()).as("SKIP is quiet").doesNotContain(" ERROR ").doesNotContain("Redlock nodes answered");
+		held.close();
+	}
+
+	private static Jobs jobs(DistributedLockTemplate template) {
+		ProxyFactory factory = new ProxyFactory(new Jobs());
+		factory.setProxyTargetClass(true);
+		factory.addAdvisor(new DistributedLockAdvisor(new DistributedLockInterceptor(template), 0));
+		return (Jobs) factory.getProxy();
+	}
+
+	/** A job as a user writes it: run by whichever instance gets the lock, skipped by the others. */
+	static class Jobs {
+
+		@DistributedLock(name = "busy", acquireTimeout = "0", onFailure = OnLockFailure.SKIP)
+		public String once() {
+			return "ran";
+		}
+
+		@DistributedLock(name = "busy", acquireTimeout = "300ms", onFailure = OnLockFailure.SKIP)
+		public String waiting() {
+			return "ran";
+		}
+
 	}
 
 }

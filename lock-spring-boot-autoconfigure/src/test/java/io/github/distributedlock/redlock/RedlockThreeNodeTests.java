@@ -14,6 +14,10 @@ import io.github.distributedlock.test.ConnectionChurn;
 import io.github.distributedlock.test.ExclusionChecker;
 import io.github.distributedlock.test.RedisServer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
@@ -25,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * a node restarted empty after the delayed-restart time and (a negative control) at once, and the startup checks
  * of the nodes.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RedlockThreeNodeTests extends RedlockTopologyTests {
 
 	@Test
@@ -172,6 +177,11 @@ class RedlockThreeNodeTests extends RedlockTopologyTests {
 			assertRefused(replica, "is a replica");
 			assertRefused(member, "Redis Cluster member");
 		}
+	}
+
+	@Test
+	void aMinorityKilledReadsALockHeldElsewhereAsBusyInEveryWayOfAsking(CapturedOutput output) throws Exception {
+		RedlockQuorumChecks.busyWithAMinorityDown(this.topology, output);
 	}
 
 	@Test

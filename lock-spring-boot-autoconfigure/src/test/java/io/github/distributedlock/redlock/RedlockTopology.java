@@ -23,6 +23,11 @@ final class RedlockTopology implements AutoCloseable {
 
 	static final String PREFIX = "rl:";
 
+	/** The ACL user a test may give the nodes ({@link #setUser}); deleted by {@link #reset()}. */
+	static final String USER = "locks";
+
+	static final String PASSWORD = "locks-password";
+
 	final List<RedisServer> servers = new ArrayList<>();
 
 	private final List<RedlockLockClient> clients = new ArrayList<>();
@@ -46,6 +51,38 @@ final class RedlockTopology implements AutoCloseable {
 
 	List<String> urls() {
 		return this.servers.stream().map((server) -> "redis://" + server.host() + ":" + server.port()).toList();
+	}
+
+	/**
+	 * Gives one node the ACL user {@link #USER} with {@link #PASSWORD} and exactly this rule.
+	 * @param node the node
+	 * @param rule such as {@code ~lock:* &lock:* -@all +evalsha ...}
+	 */
+	void setUser(int node, String rule) {
+		List<String> words = new ArrayList<>(List.of("ACL", "SETUSER", USER, "reset", "on", ">" + PASSWORD));
+		words.addAll(List.of(rule.split(" ")));
+		this.servers.get(node).cli(words.toArray(new String[0]));
+	}
+
+	/** The node URLs with the user {@link #USER} and its password, one of them with the given password instead. */
+	String[] urlsOfUser(int wrongPasswordNode, String wrongPassword) {
+		String[] urls = new String[this.servers.size()];
+		for (int i = 0; i < urls.length; i++) {
+			RedisServer server = this.servers.get(i);
+			urls[i] = "redis://" + USER + ":" + ((i == wrongPasswordNode) ? wrongPassword : PASSWORD) + "@"
+					+ server.host() + ":" + server.port();
+		}
+		return urls;
+	}
+
+	/** The node URLs with the user {@link #USER} and its password. */
+	String[] urlsOfUser() {
+		return urlsOfUser(-1, "");
+	}
+
+	/** Names a node as the library does, {@code host:port}. */
+	String name(int node) {
+		return this.servers.get(node).host() + ":" + this.servers.get(node).port();
 	}
 
 	int quorum() {
@@ -72,7 +109,10 @@ final class RedlockTopology implements AutoCloseable {
 		return client;
 	}
 
-	/** Restarts killed servers, empties every server, closes the clients of the last test. */
+	/**
+	 * Restarts killed servers, empties every server, sets back what a test configured (no memory limit, the
+	 * default eviction policy, no ACL user but the default one), closes the clients of the last test.
+	 */
 	void reset() {
 		this.clients.forEach(RedlockLockClient::close);
 		this.clients.clear();
@@ -81,6 +121,9 @@ final class RedlockTopology implements AutoCloseable {
 				server.restart();
 			}
 			server.admin().flushall();
+			server.admin().configSet("maxmemory", "0");
+			server.admin().configSet("maxmemory-policy", "noeviction");
+			server.admin().aclDeluser(USER);
 		}
 		if (this.resource != null) {
 			this.resource.admin().flushall();

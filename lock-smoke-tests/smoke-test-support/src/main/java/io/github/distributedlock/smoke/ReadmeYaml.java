@@ -164,14 +164,9 @@ public final class ReadmeYaml {
 		return "--spring.config.import=file:" + write(marker, fileName);
 	}
 
-	/** The README.md of the project: in the nearest directory above the working directory that has one. */
+	/** The README.md of the project. */
 	private static Path readme() {
-		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-			if (Files.isRegularFile(dir.resolve("README.md")) && Files.isDirectory(dir.resolve("lock-smoke-tests"))) {
-				return dir.resolve("README.md");
-			}
-		}
-		throw new IllegalStateException("No README.md next to lock-smoke-tests above " + Path.of("").toAbsolutePath());
+		return ProjectFiles.file("README.md");
 	}
 
 }

@@ -57,8 +57,24 @@ public final class SmokeApplication implements AutoCloseable {
 	 * @throws UncheckedIOException if the process cannot be started
 	 */
 	public static SmokeApplication start(String name, SmokeRedis redis, String... arguments) {
-		List<String> all = new ArrayList<>(List.of(ReadmeYaml.argument(), "--spring.data.redis.host=127.0.0.1",
+		List<String> all = new ArrayList<>(List.of("--spring.data.redis.host=127.0.0.1",
 				"--spring.data.redis.port=" + redis.port()));
+		all.addAll(List.of(arguments));
+		return startWithoutSpringDataRedis(name, all.toArray(String[]::new));
+	}
+
+	/**
+	 * Starts the module's jar with the README's Quick-start YAML and the given arguments, and no Redis of its own
+	 * under {@code spring.data.redis} (the Quick start names none): an application whose locks live elsewhere, such
+	 * as on Redlock nodes. Spring Boot's defaults would point it at {@code localhost:6379}; the application must not
+	 * use that.
+	 * @param name the instance's name, also its log file's
+	 * @param arguments further arguments
+	 * @return the running process; the caller closes it
+	 * @throws UncheckedIOException if the process cannot be started
+	 */
+	public static SmokeApplication startWithoutSpringDataRedis(String name, String... arguments) {
+		List<String> all = new ArrayList<>(List.of(ReadmeYaml.argument()));
 		all.addAll(List.of(arguments));
 		return start(name, all);
 	}

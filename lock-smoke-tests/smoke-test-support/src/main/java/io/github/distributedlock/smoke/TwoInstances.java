@@ -3,6 +3,7 @@ package io.github.distributedlock.smoke;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,10 +35,27 @@ public final class TwoInstances implements AutoCloseable {
 	 * @throws AssertionError if one does not start (the other is killed then)
 	 */
 	public static TwoInstances start(String shape, SmokeRedis redis, String... arguments) {
-		SmokeApplication a = SmokeApplication.start(shape + "-a", redis, named(shape + "-a", arguments));
+		return start(shape, (name, named) -> SmokeApplication.start(name, redis, named), arguments);
+	}
+
+	/**
+	 * Starts both at once without a Redis under {@code spring.data.redis} (see
+	 * {@link SmokeApplication#startWithoutSpringDataRedis}) and waits until both started.
+	 * @param shape the name of the shape, the first part of the instances' names
+	 * @param arguments further arguments of both, such as the Redlock nodes
+	 * @return the running instances; the caller closes them
+	 * @throws AssertionError if one does not start (the other is killed then)
+	 */
+	public static TwoInstances startWithoutSpringDataRedis(String shape, String... arguments) {
+		return start(shape, SmokeApplication::startWithoutSpringDataRedis, arguments);
+	}
+
+	private static TwoInstances start(String shape, BiFunction<String, String[], SmokeApplication> starter,
+			String... arguments) {
+		SmokeApplication a = starter.apply(shape + "-a", named(shape + "-a", arguments));
 		SmokeApplication b = null;
 		try {
-			b = SmokeApplication.start(shape + "-b", redis, named(shape + "-b", arguments));
+			b = starter.apply(shape + "-b", named(shape + "-b", arguments));
 			a.awaitStarted();
 			b.awaitStarted();
 			return new TwoInstances(a, b);

@@ -8,18 +8,30 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
+import org.springframework.boot.health.registry.HealthContributorRegistry;
+import org.springframework.boot.health.registry.ReactiveHealthContributorRegistry;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * An application on {@code distributed-lock.store=redlock}: once {@code smoke.instances} instances (1 by default)
- * have started, four threads each add to a counter five times through a {@code @DistributedLock} method, then it
- * exits with Spring Boot's exit code.
+ * A Redlock-only application ({@code distributed-lock.store=redlock}, nothing under {@code spring.data.redis}):
+ * once {@code smoke.instances} instances (1 by default) have started, four threads each add to a counter five times
+ * through a {@code @DistributedLock} method; then it logs its health as Actuator's health endpoint would compose it
+ * (each contributor, one line each) and exits with Spring Boot's exit code. Spring Boot's {@code redis} health
+ * indicator would judge it by the default {@code localhost:6379}, a server it never uses: if that indicator is there,
+ * the application says so and exits with 1 without asking it.
  */
 @SpringBootApplication
 public class RedlockApplication {
+
+	private static final Logger logger = LoggerFactory.getLogger(RedlockApplication.class);
 
 	/** The threads, and how many times each adds. */
 	static final int THREADS = 4;
@@ -50,7 +62,37 @@ public class RedlockApplication {
 			run.get();
 		}
 		threads.shutdown();
+		// Spring Boot names its redis contributor so, blocking or reactive (Lettuce's factory is both)
+		if (context.containsBean("redisHealthIndicator") || context.containsBean("redisHealthContributor")) {
+			logger.error("Spring Boot's redis health contributor is on: it would judge this Redlock-only application "
+					+ "by localhost:6379, which it never uses");
+			SpringApplication.exit(context);
+			System.exit(1);
+		}
+		logHealth(context);
 		System.exit(SpringApplication.exit(context));
+	}
+
+	/**
+	 * One line per health indicator, blocking and reactive, as the health endpoint composes them:
+	 * {@code health <name>: <status> <details>}.
+	 */
+	private static void logHealth(ConfigurableApplicationContext context) {
+		context.getBean(HealthContributorRegistry.class).stream().forEach((entry) -> {
+			if (entry.contributor() instanceof HealthIndicator indicator) {
+				log(entry.name(), indicator.health(true));
+			}
+		});
+		context.getBeanProvider(ReactiveHealthContributorRegistry.class).ifAvailable((registry) -> registry.stream()
+			.forEach((entry) -> {
+				if (entry.contributor() instanceof ReactiveHealthIndicator indicator) {
+					log(entry.name(), indicator.health(true).block(Duration.ofSeconds(10)));
+				}
+			}));
+	}
+
+	private static void log(String name, Health health) {
+		logger.info("health {}: {} {}", name, health.getStatus(), health.getDetails());
 	}
 
 	/**
@@ -59,10 +101,10 @@ public class RedlockApplication {
 	 */
 	private static void awaitInstances(ConfigurableApplicationContext context) throws InterruptedException {
 		int instances = context.getEnvironment().getProperty("smoke.instances", Integer.class, 1);
-		StringRedisTemplate checker = context.getBean(StringRedisTemplate.class);
-		checker.opsForValue().increment("smoke:started");
+		Checker checker = context.getBean(Checker.class);
+		checker.redis().incr("smoke:started");
 		long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-		while (Long.parseLong(checker.opsForValue().get("smoke:started")) < instances) {
+		while (Long.parseLong(checker.redis().get("smoke:started")) < instances) {
 			if (System.nanoTime() > deadline) {
 				throw new IllegalStateException("The other instances did not start within 60 s");
 			}

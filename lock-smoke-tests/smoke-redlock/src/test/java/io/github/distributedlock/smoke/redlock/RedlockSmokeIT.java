@@ -14,11 +14,12 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The starter alone on {@code distributed-lock.store=redlock}: three independent {@code redis-server} nodes, and a
- * fourth server, the checker, that the applications' {@code spring.data.redis} points at and that holds the
- * counter and the count of callers inside (so no lock lives where the check is made). Two instances with the
+ * The starter (and Actuator's health) alone on {@code distributed-lock.store=redlock}, a Redlock-only application:
+ * three independent {@code redis-server} nodes, nothing under {@code spring.data.redis}, and a fourth server, the
+ * checker, that the applications reach with a Lettuce client of their own ({@code smoke.checker-url}) and that holds
+ * the counter and the count of callers inside (so no lock lives where the check is made). Two instances with the
  * README's Quick-start and Redlock YAML, the nodes given on the command line in place of the README's host names,
- * add to the counter from four threads each through a {@code @DistributedLock} method.
+ * add to the counter from four threads each through a {@code @DistributedLock} method, then log their health.
  */
 class RedlockSmokeIT {
 
@@ -29,9 +30,10 @@ class RedlockSmokeIT {
 				SmokeRedis node2 = SmokeRedis.start();
 				SmokeRedis node3 = SmokeRedis.start()) {
 			List<SmokeRedis> nodes = List.of(node1, node2, node3);
-			try (TwoInstances counters = TwoInstances.start("redlock", checker,
+			try (TwoInstances counters = TwoInstances.startWithoutSpringDataRedis("redlock",
 					ReadmeYaml.importArgument(ReadmeYaml.REDLOCK_MARKER, "readme-redlock.yml"),
-					"--distributed-lock.redlock.nodes=" + urls(nodes), "--smoke.instances=2")) {
+					"--distributed-lock.redlock.nodes=" + urls(nodes), "--smoke.instances=2",
+					"--smoke.checker-url=redis://127.0.0.1:" + checker.port())) {
 				counters.awaitCleanExits(Duration.ofSeconds(90));
 				int adds = 2 * RedlockApplication.THREADS * RedlockApplication.ADDS;
 				counters.assertAlwaysAloneWithoutErrors(adds);
@@ -40,6 +42,7 @@ class RedlockSmokeIT {
 				assertThat(checker.get("smoke:inside")).as("callers left inside").isEqualTo("0");
 				for (SmokeApplication instance : List.of(counters.a(), counters.b())) {
 					assertStartedOnRedlock(instance, nodes);
+					assertHealthyByItsNodes(instance, nodes);
 				}
 			}
 		}
@@ -53,12 +56,27 @@ class RedlockSmokeIT {
 	}
 
 	@Test
-	void theApplicationRunsOnLettuceWithoutJacksonWebOrActuator() {
+	void theApplicationRunsOnLettuceWithActuatorsHealthWithoutJacksonOrAWebServer() {
 		assertThat(RepackagedJar.libraries()).anyMatch((jar) -> jar.startsWith("lock-spring-boot-autoconfigure-"))
 			.anyMatch((jar) -> jar.startsWith("lettuce-core-"))
+			.anyMatch((jar) -> jar.startsWith("spring-boot-health-"))
 			.noneMatch((jar) -> jar.startsWith("jackson-") || jar.startsWith("gson-"))
-			.noneMatch((jar) -> jar.startsWith("spring-web") || jar.startsWith("spring-boot-actuator")
-					|| jar.startsWith("tomcat-") || jar.startsWith("reactor-netty"));
+			.noneMatch((jar) -> jar.startsWith("spring-web") || jar.startsWith("tomcat-")
+					|| jar.startsWith("reactor-netty"));
+	}
+
+	/**
+	 * What a Redlock-only application reports as its health: the {@code distributedLock} contributor, UP, naming each
+	 * node, and no {@code redis} contributor, which would judge it by Spring Boot's default {@code localhost:6379}, a
+	 * server it never uses (the application checks that before it asks any contributor, and exits with 1 if one is
+	 * there, so the test never has it connect to a Redis of the machine).
+	 */
+	private static void assertHealthyByItsNodes(SmokeApplication instance, List<SmokeRedis> nodes) {
+		List<String> health = instance.lines().stream().filter((line) -> line.contains(" health ")).toList();
+		assertThat(health).as(instance.name() + "'s health").noneMatch((line) -> line.contains("health redis:"));
+		assertThat(health).as(instance.name() + "'s health")
+			.anyMatch((line) -> line.contains("health distributedLock: UP") && nodes.stream()
+				.allMatch((node) -> line.contains("127.0.0.1:" + node.port() + "=up")));
 	}
 
 	/**
