@@ -19,7 +19,6 @@ import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import io.lettuce.core.event.connection.ReconnectAttemptEvent;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.jspecify.annotations.Nullable;
-import reactor.core.Disposable;
 
 /**
  * One independent Redis primary of a Redlock: its own Lettuce {@link RedisClient} and one connection, opened at
@@ -42,9 +41,6 @@ final class RedlockNode implements AutoCloseable {
 	private final Duration timeout;
 
 	private final RedlockNodeState state;
-
-	/** The client's connection events, listened to until the node closes. */
-	private final Disposable connectionEvents;
 
 	/** The connection, or its opening under way; {@code null} before the first command or after a failed open. */
 	private @Nullable CompletableFuture<StatefulRedisConnection<String, String>> connection;
@@ -92,8 +88,12 @@ final class RedlockNode implements AutoCloseable {
 		this.client.setOptions(options.build());
 		this.state = new RedlockNodeState(this.name);
 		// a reconnect attempt means a connection was lost, not closed by this client (a subscription refused, the
-		// shutdown); a connection activated again is answering once a PING says so
-		this.connectionEvents = this.client.getResources().eventBus().get().subscribe((event) -> {
+		// shutdown); a connection activated again is answering once a PING says so. Never disposed of: the bus ends
+		// with this client's resources at close(), and a subscription disposed of while a connection's last event was
+		// on its way has Reactor log the rejected delivery as an ERROR (onErrorDropped, "Scheduler unavailable"); left
+		// in place, that delivery fails into the error handler below, and after close() the node's state ignores
+		// what the events tell
+		this.client.getResources().eventBus().get().subscribe((event) -> {
 			if (event instanceof ReconnectAttemptEvent) {
 				this.state.disconnected();
 			}
@@ -101,7 +101,7 @@ final class RedlockNode implements AutoCloseable {
 				ping();
 			}
 		}, (failure) -> {
-			// the event bus ends with the client
+			// a delivery the bus's scheduler refused as the client shut down
 		});
 	}
 
@@ -321,7 +321,6 @@ final class RedlockNode implements AutoCloseable {
 		if (current != null && current.isDone() && !current.isCompletedExceptionally()) {
 			current.join().close();
 		}
-		this.connectionEvents.dispose();
 		this.client.shutdown(Duration.ZERO, this.timeout);
 	}
 
