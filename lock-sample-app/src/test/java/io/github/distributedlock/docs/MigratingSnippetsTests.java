@@ -54,6 +54,7 @@ import org.springframework.integration.support.locks.LockRegistry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The snippets of docs/migrating.md ({@link MigratingSnippets}) run as an application runs them: beans of a Spring
@@ -188,18 +189,26 @@ class MigratingSnippetsTests {
 		}
 		assertThat(exports.mostInside()).isBetween(1, 3);
 
+		// one permit per owner, a thread for blocking calls: three threads take the three permits (one thread
+		// asking three times would re-enter its one permit, as the guide says)
+		ExecutorService holders = Executors.newFixedThreadPool(4);
 		List<LockHandle> permits = new ArrayList<>();
-		for (int i = 0; i < 3; i++) {
-			Optional<LockHandle> permit = exports.permit();
-			assertThat(permit).isPresent();
-			permits.add(permit.get());
+		try {
+			for (int i = 0; i < 3; i++) {
+				Optional<LockHandle> permit = holders.submit(exports::permit).get(10, TimeUnit.SECONDS);
+				assertThat(permit).isPresent();
+				permits.add(permit.get());
+			}
+			Future<Optional<LockHandle>> fourth = holders.submit(exports::permit);
+			await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> !fourth.isDone());
+			permits.get(0).close();
+			Optional<LockHandle> granted = fourth.get(10, TimeUnit.SECONDS);
+			assertThat(granted).isPresent();
+			granted.get().close();
 		}
-		CompletableFuture<Optional<LockHandle>> fourth = CompletableFuture.supplyAsync(exports::permit);
-		assertThat(fourth).isNotDone();
-		permits.get(0).close();
-		Optional<LockHandle> granted = fourth.get(10, TimeUnit.SECONDS);
-		assertThat(granted).isPresent();
-		granted.get().close();
+		finally {
+			holders.shutdownNow();
+		}
 		permits.get(1).close();
 		permits.get(2).close();
 	}
