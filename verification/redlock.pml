@@ -11,7 +11,9 @@
  *   validity = lease - elapsed - drift), the renewal (RedlockRenewer.renew, RedlockCommands.extend,
  *   NodeReplies.ones, RedlockHold.confirmedUntil: extend on every node at once; with a quorum of 1 replies the
  *   validity moves, never earlier, to start + lease - drift, the start taken before the round), the release on
- *   every node (RedlockReleases), the withdrawal of a failed round.
+ *   every node (RedlockReleases), the withdrawal of a failed round (RedlockCommands.withdraw: not on a node that
+ *   answered the round's vote in time with a refusal; such a vote ran and took nothing, and its command is never
+ *   re-sent once answered).
  *
  * The token design modelled is issue 41.3's: EVERY answer of a round carries its node's token basis, refusals
  * included; the token is 1 + the greatest basis of the answers the round received; it is recorded on every node that
@@ -33,7 +35,9 @@
  * - attempts: client 0 one round (attempt 1), client 1 two rounds (attempts 2, 3);
  * - MAXR node restarts: the node comes back empty (keys, counters and markers lost) after DOWN ticks (a delayed
  *   restart: longer than the lease) or at once (IMMEDIATE_RESTART);
- * - the withdrawal marker outlives every late vote of its attempt (release.lua: it lives one lease).
+ * - the withdrawal marker outlives every late vote of its attempt (release.lua: it lives one lease);
+ * - a node that answered a vote in time has no command of that vote left to run (Lettuce re-sends only commands
+ *   whose reply never came): a late vote is one that went unanswered in time.
  * Not modelled: the loss reports of a failed renewal (RedlockRenewer.expireAt, RedlockEvents.lost), waiting and
  * notifications, holdAtLeast, clock jumps.
  *
@@ -41,7 +45,9 @@
  * (b) tokens strictly increase across holds, and the fenced storage refuses a stale write; (c) a vote never takes a
  * node for an attempt whose release or withdrawal already ran there, and an extend (in time, late or repeated)
  * never acts on a key another attempt owns.
- * Negative controls: EVICTION, IMMEDIATE_RESTART, NO_DRIFT_MARGIN, NO_WITHDRAWAL_MARKER, TOKEN_FROM_COUNTER_ONLY,
+ * Negative controls: NO_WITHDRAWAL_WHERE_UNANSWERED (a failed round withdrawn only where it was granted, not also
+ * where its vote went unanswered in time: the late vote takes that node for the ended attempt, (c) with the ghost
+ * relRan set where the withdrawal was skipped), EVICTION, IMMEDIATE_RESTART, NO_DRIFT_MARGIN, NO_WITHDRAWAL_MARKER, TOKEN_FROM_COUNTER_ONLY,
  * GRANTS_ONLY_BASIS, NO_EXTEND_OWNER_CHECK (extend.lua without its owner check: it renews whatever key is there and
  * answers 1; with SKIP_EXTEND_C, (c)'s extend assertion is left out to show the harm to (a)), NO_EXTEND_QUORUM
  * (the validity moved by a renewal that one node confirmed).
@@ -144,13 +150,13 @@ inline voteStep() {
      if
      :: g == 1 || g == 0 ->
         answered = answered | BIT(n);
-        if :: g == 1 -> granted = granted | BIT(n) :: else -> skip fi;
+        if :: g == 1 -> granted = granted | BIT(n) :: else -> refused = refused | BIT(n) fi;
 #ifdef GRANTS_ONLY_BASIS
         if :: g == 1 && b > basis -> basis = b :: else -> skip fi   /* negative control: grants' bases only */
 #else
         if :: b > basis -> basis = b :: else -> skip fi             /* every answer's basis, refusals too */
 #endif
-     :: else -> skip
+     :: else -> refused = refused | BIT(n)                           /* withdrawn here: refused, took nothing */
      fi
   :: down[n] != 0 -> skip                                            /* the node is down: no answer */
   :: late < LATE -> late++; late_votes[a] = late_votes[a] | BIT(n)   /* on its way: not in time */
@@ -192,11 +198,12 @@ inline extendStep() {
 
 /* ---- a client: its acquisition rounds, each a new attempt id ---- */
 proctype Client(byte c) {
-  byte a, r = 0, n, g, b, start, answered, granted, basis, tok, recorded, i;
+  byte a, r = 0, n, g, b, start, answered, granted, refused, basis, tok, recorded, i;
+  bool held;
 
 next:
   /* the vote, sent to every node at once: the start time first (the client's monotonic clock) */
-  atomic { a = (c == 0 -> 1 : 2 + r); start = now; answered = 0; granted = 0; basis = 0; n = 0; voteStep() }
+  atomic { a = (c == 0 -> 1 : 2 + r); start = now; answered = 0; granted = 0; refused = 0; basis = 0; n = 0; voteStep() }
   atomic { voteStep() }
   atomic { voteStep() }
   atomic {
@@ -234,7 +241,7 @@ next:
     if :: now - start + DRIFT >= L -> goto withdraw :: else -> skip fi;
     validUntil[a] = start + L - DRIFT;
 #endif
-    inBody[a] = 1;
+    inBody[a] = 1; held = 1;
     assert(tok > lastTok);                 /* (b) tokens strictly increase across holds */
     lastTok = tok;
     start = 0; recorded = 0
@@ -273,20 +280,26 @@ next:
     fi
   }
 withdraw:
-  /* release.lua on every node (a release, or the withdrawal of a failed round): deletes the attempt's key where
-     it holds it, sets its marker */
+  /* release.lua on every node (a release), or on every node but those that refused the vote in time (the withdrawal
+     of a failed round): deletes the attempt's key where it holds it, sets its marker */
   atomic {
     inBody[a] = 0;
     for (i : 0 .. N - 1) {
       if
+      :: !held && (refused & BIT(i)) -> skip     /* refused in time (Votes.refused): nothing of the attempt there */
+#ifdef NO_WITHDRAWAL_WHERE_UNANSWERED
+      :: !held && !(granted & BIT(i)) && down[i] == 0 ->
+         relRan[a] = relRan[a] | BIT(i)    /* negative control: the unanswered node gets no withdrawal */
+#endif
+      :: else -> if
       :: down[i] == 0 ->
          mark[i] = mark[i] | BIT(a - 1);
          relRan[a] = relRan[a] | BIT(i);
          if :: own[i] == a -> expire(i) :: else -> skip fi
       :: else -> skip                      /* down: counts neither way */
-      fi
+      fi fi
     };
-    i = 0; tok = 0; basis = 0; answered = 0; granted = 0; recorded = 0; start = 0; r++;
+    i = 0; tok = 0; basis = 0; answered = 0; granted = 0; refused = 0; recorded = 0; start = 0; held = 0; r++;
     if
     :: c == 1 && r < NR1 -> goto next
     :: else -> a = 0; r = 0

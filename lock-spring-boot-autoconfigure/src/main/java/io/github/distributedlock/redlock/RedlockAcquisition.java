@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  * token (one more than the greatest token basis of every node that answered) recorded ({@code record.lua}) on every
  * node that answered; with a quorum of records on granting nodes, the validity
  * {@code lease - elapsed - drift}; held if it is at least the minimum validity. Any other outcome withdraws the
- * attempt on every node (also those that did not answer, which get a withdrawal marker) and tries again within
+ * attempt on every node that did not refuse its vote before the round decided (those that granted, and those that
+ * did not answer, which get a withdrawal marker; a node that refused holds nothing of it and runs nothing more of
+ * it) and tries again within
  * the deadline: after a round that no node granted because other attempts hold the key, or that a quorum
  * refused for one other attempt (which then holds the lock, its vote on this attempt's granting node came
  * late), as soon as a node
@@ -149,7 +151,7 @@ final class RedlockAcquisition {
 	}
 
 	private CompletableFuture<@Nullable RedlockHold> withdraw(String attempt, Votes votes) {
-		return this.commands.withdraw(this.keys, attempt, this.leaseMillis, votes.answered()).thenApply((r) -> null);
+		return this.commands.withdraw(this.keys, attempt, this.leaseMillis, votes).thenApply((r) -> null);
 	}
 
 	private void again() {

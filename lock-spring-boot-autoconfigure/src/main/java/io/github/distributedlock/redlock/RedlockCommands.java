@@ -47,9 +47,9 @@ final class RedlockCommands {
 	/**
 	 * Phase 1: asks every node for its vote, and completes once the outcome no later reply can change is known
 	 * (each node bounded by the per-node timeout): with a quorum of grants, once every node whose last command was
-	 * answered answered this vote too (the token is minted from all their answers); busy once a quorum answered and
-	 * the grants can no longer reach a quorum; otherwise (unavailable, or not yet known) once every node answered
-	 * or failed. Never on the replies that happened to come first.
+	 * answered answered this vote too (the token is minted from all their answers); busy once a quorum answered,
+	 * the grants can no longer reach a quorum and those same nodes answered or failed; otherwise (unavailable, or
+	 * not yet known) once every node answered or failed. Never on the replies that happened to come first.
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
 	 * @param leaseMillis the lease
@@ -94,8 +94,10 @@ final class RedlockCommands {
 	/**
 	 * Whether a vote's replies so far decide the round so that no later reply changes its outcome: a quorum
 	 * granted and every awaited node answered or failed (the token is minted from their every answer); or the
-	 * grants can no longer reach a quorum while a quorum answered (busy, whatever the others answer). Otherwise
-	 * the round waits for every node (unavailable is known only once fewer than a quorum can have answered).
+	 * grants can no longer reach a quorum while a quorum answered and every awaited node answered or failed (busy,
+	 * whatever the others answer; waiting for the awaited ones, which answer about as fast, lets the withdrawal
+	 * skip every node that refused: see {@link #withdraw}). Otherwise the round waits for every node (unavailable
+	 * is known only once fewer than a quorum can have answered).
 	 */
 	private static boolean voteDecided(NodeReplies replies, boolean[] awaited, int quorum) {
 		int n = awaited.length;
@@ -124,7 +126,7 @@ final class RedlockCommands {
 		if (grants >= quorum) {
 			return !waiting;
 		}
-		return against > n - quorum && answered >= quorum;
+		return against > n - quorum && answered >= quorum && !waiting;
 	}
 
 	private void tell(RedlockNode node, @Nullable Object reply, @Nullable Throwable failure) {
@@ -202,21 +204,25 @@ final class RedlockCommands {
 	 * the slowest node then, whose release still runs; otherwise once every node answered or failed; never fails
 	 */
 	CompletableFuture<NodeReplies> release(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
-		return end(keys, attempt, leaseMillis, answered, this.channel, 0);
+		return end(keys, attempt, leaseMillis, answered, null, this.channel, 0);
 	}
 
 	/**
-	 * Withdraws an attempt that did not win, as {@link #release} does, but publishes nothing: the waiters of the
+	 * Withdraws an attempt that did not win, as {@link #release} does, but publishes nothing (the waiters of the
 	 * key are not all woken at once by the end of a split vote, which would make them split the nodes again;
-	 * they and the contenders vote again after their random delays.
+	 * they and the contenders vote again after their random delays), and only on the nodes that may hold it or
+	 * still run its vote: not on a node that answered the vote with a refusal before the round decided. That vote
+	 * ran and took nothing, and a command whose reply came is never sent again (Lettuce re-sends only commands
+	 * whose reply never came), so nothing of the attempt is left there; the node answers 0 without a command. A
+	 * waiter refused by the holder on every node thus withdraws nowhere, or only where its vote was still under way.
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
 	 * @param leaseMillis the lease: how long the attempt's marker lives
-	 * @param answered per node, whether its vote answered
+	 * @param votes the attempt's votes: their {@link Votes#answered()} and {@link Votes#refused()}
 	 * @return completes as {@link #release}'s does; never fails
 	 */
-	CompletableFuture<NodeReplies> withdraw(RedlockKeys keys, String attempt, long leaseMillis, boolean[] answered) {
-		return end(keys, attempt, leaseMillis, answered, "", 0);
+	CompletableFuture<NodeReplies> withdraw(RedlockKeys keys, String attempt, long leaseMillis, Votes votes) {
+		return end(keys, attempt, leaseMillis, votes.answered(), votes.refused(), "", 0);
 	}
 
 	/**
@@ -232,18 +238,22 @@ final class RedlockCommands {
 	 */
 	CompletableFuture<NodeReplies> keep(RedlockKeys keys, String attempt, long leaseMillis, long keepMillis,
 			boolean[] answered) {
-		return end(keys, attempt, leaseMillis, answered, "", keepMillis);
+		return end(keys, attempt, leaseMillis, answered, null, "", keepMillis);
 	}
 
+	/**
+	 * Sends {@code release.lua} to every node but the skipped ones, which answer 0 (not held) without a command.
+	 */
 	private CompletableFuture<NodeReplies> end(RedlockKeys keys, String attempt, long leaseMillis,
-			boolean[] answered, String channel, long keepMillis) {
+			boolean[] answered, boolean @Nullable [] skipped, String channel, long keepMillis) {
 		String[] args = { keys.lock(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
 		String keep = Long.toString(keepMillis);
 		int n = this.nodes.size();
 		int quorum = this.settings.quorum();
-		return NodeReplies.sendUntilDecided(this.nodes, (node, i) -> releaseOn(node, args, attempt, lease,
-				answered == null || answered[i], channel, keep),
+		return NodeReplies.sendUntilDecided(this.nodes, (node, i) -> (skipped != null && skipped[i])
+				? CompletableFuture.completedFuture(0L)
+				: releaseOn(node, args, attempt, lease, answered == null || answered[i], channel, keep),
 				(replies) -> replies.ones() >= quorum || n - (replies.answered() - replies.ones()) < quorum);
 	}
 

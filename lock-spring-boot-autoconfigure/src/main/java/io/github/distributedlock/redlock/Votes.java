@@ -12,6 +12,9 @@ import java.util.Map;
  * Immutable and thread-safe.
  *
  * @param granted per node, whether it granted the key to this attempt
+ * @param refused per node, whether it answered by the time the round decided and refused (another attempt holds
+ * the key there, or this attempt was withdrawn there): its vote ran and took nothing, and no command of it is under
+ * way, so a withdrawal has nothing to do there
  * @param answered per node, whether it answered at all (a node that did not may still run the vote later; it may
  * turn {@code true} later, see {@link #of(NodeReplies, boolean[])})
  * @param greatestCounter the greatest token basis among the nodes that answered, granting or refusing (0 if none)
@@ -20,7 +23,7 @@ import java.util.Map;
  * @param largestHolder how many nodes refused for one other attempt, the one that has the most of them (0 if
  * none): a quorum of them means that attempt holds the lock, and this one waits for its release
  */
-record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long shortestRefusal, int largestHolder) {
+record Votes(boolean[] granted, boolean[] refused, boolean[] answered, long greatestCounter, long shortestRefusal, int largestHolder) {
 
 	/**
 	 * Reads the replies of {@code vote.lua}.
@@ -43,6 +46,7 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 	static Votes of(NodeReplies replies, boolean[] answered) {
 		int n = replies.replies().size();
 		boolean[] granted = new boolean[n];
+		boolean[] refused = new boolean[n];
 		long greatest = 0;
 		long shortest = -1;
 		Map<Object, Integer> holders = new HashMap<>();
@@ -55,6 +59,7 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 					greatest = Math.max(greatest, value);
 					continue;
 				}
+				refused[i] = true;
 				if (reply.size() >= 4 && reply.get(3) instanceof Long basis) {
 					greatest = Math.max(greatest, basis);
 				}
@@ -67,7 +72,7 @@ record Votes(boolean[] granted, boolean[] answered, long greatestCounter, long s
 			}
 		}
 		int largest = holders.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-		return new Votes(granted, answered, greatest, shortest, largest);
+		return new Votes(granted, refused, answered, greatest, shortest, largest);
 	}
 
 	/**

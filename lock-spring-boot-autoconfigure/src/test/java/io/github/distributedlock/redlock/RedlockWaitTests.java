@@ -1,6 +1,7 @@
 package io.github.distributedlock.redlock;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -19,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Waiting on the Redlock store, on 3 real {@code redis-server} processes: a waiter is woken by the holder's
  * release notification long before its retry delay, falls back to that delay when no message comes, an
- * uncontended release publishes nothing, and contenders woken together never overlap.
+ * uncontended release publishes nothing, contenders woken together never overlap, and a waiter refused by the
+ * holder on every node withdraws nowhere.
  */
 class RedlockWaitTests extends RedlockTopologyTests {
 
@@ -99,6 +101,41 @@ class RedlockWaitTests extends RedlockTopologyTests {
 		assertThat(checker.overlaps()).isZero();
 		assertThat(checker.tokenRegressions()).isZero();
 		assertThat(checker.lostUpdates()).isZero();
+	}
+
+	@Test
+	void aWaiterRefusedByTheHolderOnEveryNodeWithdrawsNowhere() throws Exception {
+		RedlockLockClient holder = this.topology.client();
+		// refused, it votes again within 50 to 100 ms: a dozen rounds or more in its 1.5 s
+		RedlockLockClient waiter = listening(this.topology.client(Duration.ofMillis(250), Duration.ofMillis(100)));
+		try (LockHandle held = RedlockTopology.acquired(holder, RedlockTopology.request("refused").build())) {
+			awaitHeldEverywhere("refused");
+			this.topology.servers.forEach((server) -> server.admin().configResetstat());
+			assertThat(waiter.acquire(RedlockTopology.request("refused").timeout(Duration.ofMillis(1500)).build()))
+				.as("busy: the holder has it").isNull();
+			for (RedisServer server : this.topology.servers) {
+				assertThat(scriptCalls(server)).as("votes on a node").isGreaterThanOrEqualTo(5);
+			}
+			// every node answered every round (the round waits for the nodes that answer) and refused: its vote ran
+			// and took nothing, so no round is withdrawn anywhere, and no node gets a withdrawal marker
+			List<String> markers = new ArrayList<>();
+			for (RedisServer server : this.topology.servers) {
+				markers.addAll(server.admin().keys(RedlockTopology.PREFIX + "refused~withdrawn:*"));
+			}
+			assertThat(markers).as("withdrawal markers").isEmpty();
+		}
+	}
+
+	/** EVAL and EVALSHA calls a node ran since the last CONFIG RESETSTAT. */
+	private static long scriptCalls(RedisServer server) {
+		String stats = server.admin().info("commandstats");
+		long total = 0;
+		java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("(?m)^cmdstat_eval(?:sha)?:calls=(\\d+)")
+			.matcher(stats);
+		while (matcher.find()) {
+			total += Long.parseLong(matcher.group(1));
+		}
+		return total;
 	}
 
 	private CompletableFuture<LockHandle> acquireInBackground(RedlockLockClient client, String key) {
