@@ -45,7 +45,7 @@
  * (b) tokens strictly increase across holds, and the fenced storage refuses a stale write; (c) a vote never takes a
  * node for an attempt whose release or withdrawal already ran there, and an extend (in time, late or repeated)
  * never acts on a key another attempt owns.
- * Negative controls: NO_WITHDRAWAL_WHERE_UNANSWERED (a failed round withdrawn only where it was granted, not also
+ * Negative controls: NO_WITHDRAW_UNANSWERED (a failed round withdrawn only where it was granted, not also
  * where its vote went unanswered in time: the late vote takes that node for the ended attempt, (c) with the ghost
  * relRan set where the withdrawal was skipped), EVICTION, IMMEDIATE_RESTART, NO_DRIFT_MARGIN, NO_WITHDRAWAL_MARKER, TOKEN_FROM_COUNTER_ONLY,
  * GRANTS_ONLY_BASIS, NO_EXTEND_OWNER_CHECK (extend.lua without its owner check: it renews whatever key is there and
@@ -287,7 +287,7 @@ withdraw:
     for (i : 0 .. N - 1) {
       if
       :: !held && (refused & BIT(i)) -> skip     /* refused in time (Votes.refused): nothing of the attempt there */
-#ifdef NO_WITHDRAWAL_WHERE_UNANSWERED
+#ifdef NO_WITHDRAW_UNANSWERED
       :: !held && !(granted & BIT(i)) && down[i] == 0 ->
          relRan[a] = relRan[a] | BIT(i)    /* negative control: the unanswered node gets no withdrawal */
 #endif

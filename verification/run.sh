@@ -112,7 +112,7 @@ queue redlock.IMMEDIATE_RESTART       $K fail "validUntil" "$RC -DIMMEDIATE_REST
 queue redlock.EVICTION                $K fail "validUntil" "$RC -DEVICTION"
 queue redlock.NO_DRIFT_MARGIN         $K fail "validUntil" "$RC -DNO_DRIFT_MARGIN"
 queue redlock.NO_WITHDRAWAL_MARKER    $K fail "relRan" "$RC -DNO_WITHDRAWAL_MARKER"
-queue redlock.NO_WITHDRAWAL_WHERE_UNANSWERED $K fail "relRan" "$RC -DNO_WITHDRAWAL_WHERE_UNANSWERED"
+queue redlock.NO_WITHDRAW_UNANSWERED  $K fail "relRan" "$RC -DNO_WITHDRAW_UNANSWERED"
 queue redlock.GRANTS_ONLY_BASIS       $K fail "(tok>lastTok)" "$RC -DGRANTS_ONLY_BASIS"
 # the clock in the basis matters once two votes go unanswered (clocks agreeing here: OFF=0)
 queue redlock.TOKEN_FROM_COUNTER_ONLY $K fail "(tok>lastTok)" "-DMAXT=5 -DOFF=0 -DLATE=2 -DMAXE=0 -DTOKEN_FROM_COUNTER_ONLY"
