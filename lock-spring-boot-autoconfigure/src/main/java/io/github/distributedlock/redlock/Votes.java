@@ -23,7 +23,8 @@ import java.util.Map;
  * @param largestHolder how many nodes refused for one other attempt, the one that has the most of them (0 if
  * none): a quorum of them means that attempt holds the lock, and this one waits for its release
  */
-record Votes(boolean[] granted, boolean[] refused, boolean[] answered, long greatestCounter, long shortestRefusal, int largestHolder) {
+record Votes(boolean[] granted, boolean[] refused, boolean[] answered, long greatestCounter, long shortestRefusal,
+		int largestHolder) {
 
 	/**
 	 * Reads the replies of {@code vote.lua}.
