@@ -128,14 +128,7 @@ class RedlockWaitTests extends RedlockTopologyTests {
 
 	/** EVAL and EVALSHA calls a node ran since the last CONFIG RESETSTAT. */
 	private static long scriptCalls(RedisServer server) {
-		String stats = server.admin().info("commandstats");
-		long total = 0;
-		java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("(?m)^cmdstat_eval(?:sha)?:calls=(\\d+)")
-			.matcher(stats);
-		while (matcher.find()) {
-			total += Long.parseLong(matcher.group(1));
-		}
-		return total;
+		return calls(server, "eval(?:sha)?");
 	}
 
 	private CompletableFuture<LockHandle> acquireInBackground(RedlockLockClient client, String key) {
@@ -182,10 +175,19 @@ class RedlockWaitTests extends RedlockTopologyTests {
 	private long publishes() {
 		long total = 0;
 		for (RedisServer server : this.topology.servers) {
-			String stats = server.admin().info("commandstats");
-			java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("(?m)^cmdstat_publish:calls=(\\d+)")
-				.matcher(stats);
-			total += matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+			total += calls(server, "publish");
+		}
+		return total;
+	}
+
+	/** Calls a node ran of the commands whose names match {@code command} (a regex), from INFO commandstats. */
+	private static long calls(RedisServer server, String command) {
+		java.util.regex.Matcher matcher = java.util.regex.Pattern
+			.compile("(?m)^cmdstat_(?:" + command + "):calls=(\\d+)")
+			.matcher(server.admin().info("commandstats"));
+		long total = 0;
+		while (matcher.find()) {
+			total += Long.parseLong(matcher.group(1));
 		}
 		return total;
 	}
