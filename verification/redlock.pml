@@ -100,6 +100,7 @@ byte evictions = 0;
 byte late = 0;
 byte late_votes[NA + 1];   /* per attempt: the nodes whose vote is still on its way (bits) */
 byte late_ext[NA + 1];     /* per attempt: the nodes whose extend is still on its way (bits) */
+byte propOf[NA + 1];       /* per attempt: the token its votes proposed (a late vote carries it too) */
 byte exts = 0;             /* extend rounds so far */
 
 /* the fenced storage */
@@ -118,8 +119,16 @@ inline expire(n) {
   own[n] = 0; ttl[n] = 0
 }
 
-/* vote.lua on node n for attempt a: sets g (1 granted, 0 refused, 255 withdrawn) and b (the basis) */
-inline vote(a, n, g, b) {
+/* vote.lua on node n for attempt a with the proposed token p (0: none): sets g (1 granted, 0 refused, 255
+   withdrawn) and b (the basis, before this vote raised anything). A proposal above the basis is recorded by the vote
+   itself, granting, refusing or withdrawn alike (the counter raised to it; on a grant the key's token too) */
+inline vote(a, n, p, g, b) {
+#ifdef TOKEN_FROM_COUNTER_ONLY
+  b = cnt[n];                                       /* negative control: no clock in the basis */
+#else
+  b = (cnt[n] > CLOCK(n) -> cnt[n] : CLOCK(n));     /* max(counter, TIME) */
+#endif
+  if :: p > b -> cnt[n] = p :: else -> skip fi;
 #ifndef NO_WITHDRAWAL_MARKER
   if
   :: mark[n] & BIT(a - 1) -> g = 255; b = 0         /* { -1, 0 }: the attempt was withdrawn */
@@ -134,19 +143,14 @@ inline vote(a, n, g, b) {
         own[n] = a; ttl[n] = L; g = 1
      :: own[n] == a -> g = 1                         /* a repeated vote changes nothing */
      :: else -> g = 0
-     fi;
-#ifdef TOKEN_FROM_COUNTER_ONLY
-     b = cnt[n]                                      /* negative control: no clock in the basis */
-#else
-     b = (cnt[n] > CLOCK(n) -> cnt[n] : CLOCK(n))    /* max(counter, TIME) */
-#endif
+     fi
   fi
 }
 
 /* one vote of the round on node n (vote.lua), answered in time or not */
 inline voteStep() {
   if
-  :: down[n] == 0 -> vote(a, n, g, b);
+  :: down[n] == 0 -> vote(a, n, prop, g, b);
      if
      :: g == 1 || g == 0 ->
         answered = answered | BIT(n);
@@ -198,18 +202,33 @@ inline extendStep() {
 
 /* ---- a client: its acquisition rounds, each a new attempt id ---- */
 proctype Client(byte c) {
-  byte a, r = 0, n, g, b, start, answered, granted, refused, basis, tok, recorded, i;
+  byte a, r = 0, n, g, b, start, answered, granted, refused, basis, tok, recorded, i, prop;
   bool held;
 
 next:
   /* the vote, sent to every node at once: the start time first (the client's monotonic clock) */
-  atomic { a = (c == 0 -> 1 : 2 + r); start = now; answered = 0; granted = 0; refused = 0; basis = 0; n = 0; voteStep() }
+  /* the proposed token (RedlockClocks.proposal): none (no recent clock seen), one below the ahead node's clock, or
+     the greatest node clock + 1 (the client's estimate from the clocks the last round answered, plus its margin) */
+  atomic {
+    a = (c == 0 -> 1 : 2 + r); start = now; answered = 0; granted = 0; refused = 0; basis = 0; n = 0;
+    if :: prop = 0 :: prop = now + 1 :: prop = now + OFF + 1 fi;
+    propOf[a] = prop;
+    voteStep()
+  }
   atomic { voteStep() }
   atomic { voteStep() }
   atomic {
     n = 0;
     if
     :: COUNT(granted) < Q -> goto withdraw          /* fewer grants than the quorum: withdrawn */
+    :: else -> skip
+    fi;
+#ifdef PROPOSAL_UNCHECKED
+    if :: prop != 0 ->                              /* negative control: the proposal taken whatever the bases */
+#else
+    if :: prop != 0 && prop > basis ->              /* above every basis answered: the votes recorded it */
+#endif
+       tok = prop; recorded = granted; goto validity
     :: else -> skip
     fi;
     tok = basis + 1;
@@ -232,6 +251,7 @@ next:
     :: COUNT(recorded) < Q -> goto withdraw
     :: else -> skip
     fi;
+validity:
     /* the validity: lease - elapsed - drift, from the start time (checked here, at the records: a later check
        only withdraws more) */
 #ifdef NO_DRIFT_MARGIN
@@ -299,7 +319,7 @@ withdraw:
       :: else -> skip                      /* down: counts neither way */
       fi fi
     };
-    i = 0; tok = 0; basis = 0; answered = 0; granted = 0; refused = 0; recorded = 0; start = 0; held = 0; r++;
+    i = 0; tok = 0; basis = 0; answered = 0; granted = 0; refused = 0; recorded = 0; start = 0; held = 0; prop = 0; r++;
     if
     :: c == 1 && r < NR1 -> goto next
     :: else -> a = 0; r = 0
@@ -367,7 +387,7 @@ end:
        :: late_votes[a] & 1 -> n = 0 :: late_votes[a] & 2 -> n = 1 :: late_votes[a] & 4 -> n = 2
        fi;
        late_votes[a] = late_votes[a] & ~BIT(n);
-       if :: down[n] == 0 -> vote(a, n, g, b) :: else -> skip fi;
+       if :: down[n] == 0 -> vote(a, n, propOf[a], g, b) :: else -> skip fi;
        n = 0; a = 0; g = 0; b = 0
      }
   od

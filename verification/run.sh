@@ -114,6 +114,8 @@ queue redlock.NO_DRIFT_MARGIN         $K fail "validUntil" "$RC -DNO_DRIFT_MARGI
 queue redlock.NO_WITHDRAWAL_MARKER    $K fail "relRan" "$RC -DNO_WITHDRAWAL_MARKER"
 queue redlock.NO_WITHDRAW_UNANSWERED  $K fail "relRan" "$RC -DNO_WITHDRAW_UNANSWERED"
 queue redlock.GRANTS_ONLY_BASIS       $K fail "(tok>lastTok)" "$RC -DGRANTS_ONLY_BASIS"
+# the proposed token taken only when it is above every basis answered (else the record round chooses it)
+queue redlock.PROPOSAL_UNCHECKED      $K fail "(tok>lastTok)" "$RC -DPROPOSAL_UNCHECKED"
 # the clock in the basis matters once two votes go unanswered (clocks agreeing here: OFF=0)
 queue redlock.TOKEN_FROM_COUNTER_ONLY $K fail "(tok>lastTok)" "-DMAXT=5 -DOFF=0 -DLATE=2 -DMAXE=0 -DTOKEN_FROM_COUNTER_ONLY"
 # the limit of the 41.3 design (docs/verification.md): two votes unanswered in time (one per round) and a restart of

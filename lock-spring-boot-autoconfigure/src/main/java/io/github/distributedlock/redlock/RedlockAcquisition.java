@@ -12,10 +12,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * One acquisition of a Redlock, round after round until it holds, its deadline passes or it is cancelled. A
  * round: the start time on {@link System#nanoTime()}; the vote ({@code vote.lua}) sent to every node at once, until
- * its outcome is one no later answer changes ({@code RedlockCommands.vote}); with a quorum of grants, the fencing
- * token (one more than the greatest token basis of every node that answered) recorded ({@code record.lua}) on every
- * node that answered; with a quorum of records on granting nodes, the validity
- * {@code lease - elapsed - drift}; held if it is at least the minimum validity. Any other outcome withdraws the
+ * its outcome is one no later answer changes ({@code RedlockCommands.vote}), with a proposed token (the client's
+ * estimate of the greatest node clock plus a margin, or above what the last round was answered: see
+ * {@link RedlockClocks}); with a quorum of grants, the fencing token: the proposal if it is above the token basis of
+ * every node that answered (the votes recorded it there), otherwise one more than the greatest basis, recorded
+ * ({@code record.lua}) on every node that answered and, with a quorum of records on granting nodes, the token; then
+ * the validity {@code lease - elapsed - drift}; held if it is at least the minimum validity. Any other outcome withdraws the
  * attempt on every node that did not refuse its vote before the round decided (those that granted, and those that
  * did not answer, which get a withdrawal marker; a node that refused holds nothing of it and runs nothing more of
  * it) and tries again within
@@ -109,10 +111,11 @@ final class RedlockAcquisition {
 		}
 		String attempt = this.attempts.get();
 		long start = System.nanoTime();
-		this.commands.vote(this.keys, attempt, this.leaseMillis, this.wait != null)
+		long proposal = this.commands.proposal(this.lastVotes);
+		this.commands.vote(this.keys, attempt, this.leaseMillis, this.wait != null, proposal)
 			.thenCompose((votes) -> {
 				this.lastVoteNanos = System.nanoTime() - start;
-				return afterVotes(attempt, start, votes);
+				return afterVotes(attempt, start, proposal, votes);
 			})
 			.whenComplete((hold, failure) -> {
 				if (failure != null) {
@@ -130,24 +133,35 @@ final class RedlockAcquisition {
 			});
 	}
 
-	private CompletableFuture<@Nullable RedlockHold> afterVotes(String attempt, long start, Votes votes) {
+	private CompletableFuture<@Nullable RedlockHold> afterVotes(String attempt, long start, long proposal,
+			Votes votes) {
 		this.lastAnswered = count(votes.answered());
 		this.lastVotes = votes;
 		int quorum = this.commands.settings().quorum();
 		if (!votes.hasQuorum(quorum) || this.result.isDone()) {
 			return withdraw(attempt, votes);
 		}
+		if (votes.recorded(proposal)) {
+			// the votes recorded the proposal on every node that answered, with the grant on the granting ones
+			return holdIfValid(attempt, start, proposal, votes);
+		}
 		long token = votes.nextToken();
-		return this.commands.record(this.keys, attempt, token, votes.answered()).thenCompose((recorded) -> {
-			long validUntil = start + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis)
-					- this.commands.settings().driftNanos(this.leaseMillis);
-			long validity = validUntil - System.nanoTime();
-			if (recorded.ones() < quorum || validity < this.commands.settings().minValidity().toNanos()) {
-				return withdraw(attempt, votes);
-			}
-			return CompletableFuture.completedFuture(new RedlockHold(this.id, this.keys, attempt, token,
-					this.leaseMillis, this.autoRenew, votes.answered(), validUntil));
-		});
+		return this.commands.record(this.keys, attempt, token, votes.answered()).thenCompose((recorded) ->
+				(recorded.ones() < quorum) ? withdraw(attempt, votes) : holdIfValid(attempt, start, token, votes));
+	}
+
+	/**
+	 * Holds once a quorum holds the key with the token recorded, if the validity ({@code lease - elapsed - drift}
+	 * from the round's start) is at least the minimum; otherwise withdraws the attempt.
+	 */
+	private CompletableFuture<@Nullable RedlockHold> holdIfValid(String attempt, long start, long token, Votes votes) {
+		long validUntil = start + TimeUnit.MILLISECONDS.toNanos(this.leaseMillis)
+				- this.commands.settings().driftNanos(this.leaseMillis);
+		if (validUntil - System.nanoTime() < this.commands.settings().minValidity().toNanos()) {
+			return withdraw(attempt, votes);
+		}
+		return CompletableFuture.completedFuture(new RedlockHold(this.id, this.keys, attempt, token,
+				this.leaseMillis, this.autoRenew, votes.answered(), validUntil));
 	}
 
 	private CompletableFuture<@Nullable RedlockHold> withdraw(String attempt, Votes votes) {

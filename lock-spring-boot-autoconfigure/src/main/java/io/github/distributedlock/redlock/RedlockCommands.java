@@ -23,6 +23,8 @@ final class RedlockCommands {
 
 	private final String channel;
 
+	private final RedlockClocks clocks = new RedlockClocks();
+
 	private volatile RedlockVoteObserver voteObserver = RedlockVoteObserver.NONE;
 
 	RedlockCommands(List<RedlockNode> nodes, RedlockSettings settings) {
@@ -45,33 +47,51 @@ final class RedlockCommands {
 	}
 
 	/**
-	 * Phase 1: asks every node for its vote, and completes once the outcome no later reply can change is known
-	 * (each node bounded by the per-node timeout): with a quorum of grants, once every node whose last command was
-	 * answered answered this vote too (the token is minted from all their answers); busy once a quorum answered,
-	 * the grants can no longer reach a quorum and those same nodes answered or failed; otherwise (unavailable, or
-	 * not yet known) once every node answered or failed. Never on the replies that happened to come first.
+	 * Phase 1: asks every node for its vote, with no proposed token, and completes once the outcome no later reply
+	 * can change is known (each node bounded by the per-node timeout): with a quorum of grants, once every node whose
+	 * last command was answered answered this vote too (the token is minted from all their answers); busy once a
+	 * quorum answered, the grants can no longer reach a quorum and those same nodes answered or failed; otherwise
+	 * (unavailable, or not yet known) once every node answered or failed. Never on the replies that happened to come
+	 * first.
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
 	 * @param leaseMillis the lease
 	 * @return completes with the votes; never fails
 	 */
 	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis) {
-		return vote(keys, attempt, leaseMillis, false);
+		return vote(keys, attempt, leaseMillis, false, 0);
 	}
 
 	/**
-	 * Phase 1 as {@link #vote(RedlockKeys, String, long)}, for an attempt that may wait: a node that refuses it
-	 * marks the holder's key, so that its release publishes the key on the release channel.
+	 * Returns the token a vote should propose now: the client's estimate of the greatest node clock plus a margin
+	 * ({@link RedlockClocks}), or one more than the greatest basis an earlier round of the same acquisition was
+	 * answered, whichever is greater.
+	 * @param earlier the acquisition's last votes, {@code null} before its first round
+	 * @return the proposal, in microseconds; 0 for none (no recent clock seen, no earlier round)
+	 */
+	long proposal(@Nullable Votes earlier) {
+		long proposal = this.clocks.proposal(System.nanoTime());
+		return (earlier == null || earlier.greatestCounter() == 0) ? proposal
+				: Math.max(proposal, earlier.greatestCounter() + 1);
+	}
+
+	/**
+	 * Phase 1 as {@link #vote(RedlockKeys, String, long)}, for an attempt that may wait (a node that refuses it
+	 * marks the holder's key, so that its release publishes the key on the release channel) and with a proposed
+	 * token, which each node whose basis is below it records at once ({@link Votes#recorded(long)}). Every
+	 * answer's clock goes to the client's estimate of the node clocks, for later proposals.
 	 * @param keys the lock's keys
 	 * @param attempt the attempt id
 	 * @param leaseMillis the lease
 	 * @param waits whether the attempt waits when refused
+	 * @param proposal the proposed token ({@link #proposal(Votes)}), 0 for none
 	 * @return completes with the votes; never fails
 	 */
-	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis, boolean waits) {
+	CompletableFuture<Votes> vote(RedlockKeys keys, String attempt, long leaseMillis, boolean waits, long proposal) {
 		String[] args = { keys.lock(), keys.counter(), keys.withdrawn(attempt) };
 		String lease = Long.toString(leaseMillis);
 		String marks = waits ? "1" : "0";
+		String proposed = Long.toString(proposal);
 		// per node, whether its vote answered in time: a node whose vote did not gets a withdrawal marker
 		boolean[] answered = new boolean[this.nodes.size()];
 		// per node, whether the round waits for its answer once a quorum granted: not for a node whose last command
@@ -81,14 +101,19 @@ final class RedlockCommands {
 			awaited[i] = this.nodes.get(i).lastAnswered();
 		}
 		int quorum = this.settings.quorum();
-		return NodeReplies.sendUntilDecided(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease, marks)
+		long sent = System.nanoTime();
+		return NodeReplies.sendUntilDecided(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease, marks, proposed)
 			.whenComplete((reply, failure) -> {
 				if (failure == null) {
 					answered[i] = true;
 				}
 				tell(node, reply, failure);
 			}), (replies) -> voteDecided(replies, awaited, quorum))
-			.thenApply((replies) -> Votes.of(replies, answered));
+			.thenApply((replies) -> {
+				Votes votes = Votes.of(replies, answered);
+				this.clocks.observe(votes.greatestClock(), sent, System.nanoTime());
+				return votes;
+			});
 	}
 
 	/**

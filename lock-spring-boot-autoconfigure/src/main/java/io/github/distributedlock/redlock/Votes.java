@@ -22,9 +22,11 @@ import java.util.Map;
  * milliseconds, or -1 if no node reported one
  * @param largestHolder how many nodes refused for one other attempt, the one that has the most of them (0 if
  * none): a quorum of them means that attempt holds the lock, and this one waits for its release
+ * @param greatestClock the greatest node clock ({@code TIME}, in microseconds) among the answers (0 if none), for
+ * {@link RedlockClocks}
  */
 record Votes(boolean[] granted, boolean[] refused, boolean[] answered, long greatestCounter, long shortestRefusal,
-		int largestHolder) {
+		int largestHolder, long greatestClock) {
 
 	/**
 	 * Reads the replies of {@code vote.lua}.
@@ -49,6 +51,7 @@ record Votes(boolean[] granted, boolean[] refused, boolean[] answered, long grea
 		boolean[] granted = new boolean[n];
 		boolean[] refused = new boolean[n];
 		long greatest = 0;
+		long clock = 0;
 		long shortest = -1;
 		Map<Object, Integer> holders = new HashMap<>();
 		for (int i = 0; i < n; i++) {
@@ -58,11 +61,17 @@ record Votes(boolean[] granted, boolean[] refused, boolean[] answered, long grea
 				if (result == 1L) {
 					granted[i] = true;
 					greatest = Math.max(greatest, value);
+					if (reply.size() >= 3 && reply.get(2) instanceof Long time) {
+						clock = Math.max(clock, time);
+					}
 					continue;
 				}
 				refused[i] = true;
 				if (reply.size() >= 4 && reply.get(3) instanceof Long basis) {
 					greatest = Math.max(greatest, basis);
+				}
+				if (reply.size() >= 5 && reply.get(4) instanceof Long time) {
+					clock = Math.max(clock, time);
 				}
 				if (result == 0L && value > 0) {
 					shortest = (shortest < 0) ? value : Math.min(shortest, value);
@@ -73,7 +82,7 @@ record Votes(boolean[] granted, boolean[] refused, boolean[] answered, long grea
 			}
 		}
 		int largest = holders.values().stream().mapToInt(Integer::intValue).max().orElse(0);
-		return new Votes(granted, refused, answered, greatest, shortest, largest);
+		return new Votes(granted, refused, answered, greatest, shortest, largest, clock);
 	}
 
 	/**
@@ -97,6 +106,19 @@ record Votes(boolean[] granted, boolean[] refused, boolean[] answered, long grea
 	 */
 	boolean hasQuorum(int quorum) {
 		return grants() >= quorum;
+	}
+
+	/**
+	 * Tells whether the votes recorded the token the attempt proposed ({@code vote.lua}'s {@code ARGV[4]}): it is
+	 * above the basis of every node that answered, so each of them raised its token counter to it (and each granting
+	 * one set it on the attempt's key) in the same script that answered; the round then needs no
+	 * {@code record.lua}, and this proposal is its token. It is the token {@link #nextToken()} would have been
+	 * recorded as, but larger: above every basis answered.
+	 * @param proposal the proposed token, 0 for none
+	 * @return {@code true} if the proposal is the attempt's token, already recorded
+	 */
+	boolean recorded(long proposal) {
+		return proposal > 0 && proposal > this.greatestCounter;
 	}
 
 	/**

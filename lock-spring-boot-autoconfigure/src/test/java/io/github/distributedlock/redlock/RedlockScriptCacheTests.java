@@ -45,11 +45,12 @@ class RedlockScriptCacheTests extends RedlockTopologyTests {
 		try (LockHandle handle = RedlockTopology.acquired(client, RedlockTopology.request("flushed").build())) {
 			assertThat(this.topology.ownerOn(0, "flushed")).startsWith(client.getClientId());
 		}
-		// vote and record: NOSCRIPT, then the text; the release likewise. The release returns once a quorum has
-		// answered, so node 0's (NOSCRIPT, then the text) may still be on its way
+		// the vote (which records the token the warmed-up client proposed): NOSCRIPT, then the text; the release
+		// likewise; a record round too (3 each) only if the proposal fell short. The release returns once a quorum
+		// has answered, so node 0's (NOSCRIPT, then the text) may still be on its way
 		RedlockTopology.soon().untilAsserted(() -> {
-			assertThat(calls(flushed, "eval")).isEqualTo(3);
-			assertThat(calls(flushed, "evalsha")).isEqualTo(3);
+			assertThat(calls(flushed, "eval")).isBetween(2L, 3L);
+			assertThat(calls(flushed, "evalsha")).isEqualTo(calls(flushed, "eval"));
 		});
 		// from now on the node has them
 		flushed.admin().configResetstat();

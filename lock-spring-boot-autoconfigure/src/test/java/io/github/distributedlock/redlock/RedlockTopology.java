@@ -187,6 +187,18 @@ final class RedlockTopology implements AutoCloseable {
 		return await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10)).atMost(Duration.ofSeconds(5));
 	}
 
+	/** Calls a node ran of the commands whose names match {@code command} (a regex), from INFO commandstats. */
+	static long calls(RedisServer server, String command) {
+		java.util.regex.Matcher matcher = java.util.regex.Pattern
+			.compile("(?m)^cmdstat_(?:" + command + "):calls=(\\d+)")
+			.matcher(server.admin().info("commandstats"));
+		long total = 0;
+		while (matcher.find()) {
+			total += Long.parseLong(matcher.group(1));
+		}
+		return total;
+	}
+
 	static LockRequest.Builder request(String key) {
 		return LockRequest.builder(key).lease(Duration.ofSeconds(5));
 	}

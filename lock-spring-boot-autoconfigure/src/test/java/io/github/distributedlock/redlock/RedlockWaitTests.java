@@ -128,7 +128,7 @@ class RedlockWaitTests extends RedlockTopologyTests {
 
 	/** EVAL and EVALSHA calls a node ran since the last CONFIG RESETSTAT. */
 	private static long scriptCalls(RedisServer server) {
-		return calls(server, "eval(?:sha)?");
+		return RedlockTopology.calls(server, "eval(?:sha)?");
 	}
 
 	private CompletableFuture<LockHandle> acquireInBackground(RedlockLockClient client, String key) {
@@ -175,19 +175,7 @@ class RedlockWaitTests extends RedlockTopologyTests {
 	private long publishes() {
 		long total = 0;
 		for (RedisServer server : this.topology.servers) {
-			total += calls(server, "publish");
-		}
-		return total;
-	}
-
-	/** Calls a node ran of the commands whose names match {@code command} (a regex), from INFO commandstats. */
-	private static long calls(RedisServer server, String command) {
-		java.util.regex.Matcher matcher = java.util.regex.Pattern
-			.compile("(?m)^cmdstat_(?:" + command + "):calls=(\\d+)")
-			.matcher(server.admin().info("commandstats"));
-		long total = 0;
-		while (matcher.find()) {
-			total += Long.parseLong(matcher.group(1));
+			total += RedlockTopology.calls(server, "publish");
 		}
 		return total;
 	}
