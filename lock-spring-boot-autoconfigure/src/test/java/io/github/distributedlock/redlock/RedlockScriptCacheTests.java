@@ -1,8 +1,6 @@
 package io.github.distributedlock.redlock;
 
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import io.github.distributedlock.core.LockHandle;
 import io.github.distributedlock.test.RedisServer;
@@ -29,8 +27,8 @@ class RedlockScriptCacheTests extends RedlockTopologyTests {
 			// every vote by SHA1 (the warm-up ran each script there); a node that had never recorded a token
 			// loads record.lua by its text once, and a release to a node whose vote had not answered yet sends
 			// its text (at most once per acquisition): with EVAL every time, 6 to 9
-			assertThat(calls(server, "evalsha")).as("EVALSHA on %s", server.port()).isGreaterThanOrEqualTo(3);
-			assertThat(calls(server, "eval")).as("EVAL on %s", server.port()).isLessThanOrEqualTo(4);
+			assertThat(RedlockTopology.calls(server, "evalsha")).as("EVALSHA on %s", server.port()).isGreaterThanOrEqualTo(3);
+			assertThat(RedlockTopology.calls(server, "eval")).as("EVAL on %s", server.port()).isLessThanOrEqualTo(4);
 		}
 	}
 
@@ -49,22 +47,15 @@ class RedlockScriptCacheTests extends RedlockTopologyTests {
 		// likewise; a record round too (3 each) only if the proposal fell short. The release returns once a quorum
 		// has answered, so node 0's (NOSCRIPT, then the text) may still be on its way
 		RedlockTopology.soon().untilAsserted(() -> {
-			assertThat(calls(flushed, "eval")).isBetween(2L, 3L);
-			assertThat(calls(flushed, "evalsha")).isEqualTo(calls(flushed, "eval"));
+			assertThat(RedlockTopology.calls(flushed, "eval")).isBetween(2L, 3L);
+			assertThat(RedlockTopology.calls(flushed, "evalsha")).isEqualTo(RedlockTopology.calls(flushed, "eval"));
 		});
 		// from now on the node has them
 		flushed.admin().configResetstat();
 		this.topology.servers.get(1).admin().del(RedlockTopology.PREFIX + "flushed");
 		RedlockTopology.acquired(client, RedlockTopology.request("flushed").build()).close();
 		this.topology.awaitGone("flushed");
-		assertThat(calls(flushed, "eval")).isZero();
-	}
-
-	/** How many calls of a command a node counted since its last {@code CONFIG RESETSTAT}. */
-	private static long calls(RedisServer server, String command) {
-		Matcher matcher = Pattern.compile("(?m)^cmdstat_" + command + ":calls=(\\d+)")
-			.matcher(server.admin().info("commandstats"));
-		return matcher.find() ? Long.parseLong(matcher.group(1)) : 0;
+		assertThat(RedlockTopology.calls(flushed, "eval")).isZero();
 	}
 
 }
