@@ -18,7 +18,9 @@
  * The token design modelled is issue 41.3's: EVERY answer of a round carries its node's token basis, refusals
  * included; the token is 1 + the greatest basis of the answers the round received; it is recorded on every node that
  * answered (a refusing node raises its counter too). GRANTS_ONLY_BASIS models the design before it (basis from the
- * granting nodes only, recorded on them only).
+ * granting nodes only, recorded on them only). Each vote carries a proposed token (RedlockClocks, RedlockCommands
+ * .proposal): vote.lua raises its node's counter to a proposal above its basis, whatever it answers; a proposal
+ * above every basis the round received is the token, with no record step (RedlockAcquisition, Votes.recorded).
  *
  * Abstractions:
  * - time: `now` ticks (bounded by MAXT: the node clocks are absolute); node 0's clock runs OFF ticks ahead of the
@@ -47,8 +49,9 @@
  * never acts on a key another attempt owns.
  * Negative controls: NO_WITHDRAW_UNANSWERED (a failed round withdrawn only where it was granted, not also
  * where its vote went unanswered in time: the late vote takes that node for the ended attempt, (c) with the ghost
- * relRan set where the withdrawal was skipped), EVICTION, IMMEDIATE_RESTART, NO_DRIFT_MARGIN, NO_WITHDRAWAL_MARKER, TOKEN_FROM_COUNTER_ONLY,
- * GRANTS_ONLY_BASIS, NO_EXTEND_OWNER_CHECK (extend.lua without its owner check: it renews whatever key is there and
+ * relRan set where the withdrawal was skipped), EVICTION, IMMEDIATE_RESTART, NO_DRIFT_MARGIN, NO_WITHDRAWAL_MARKER,
+ * PROPOSAL_UNCHECKED (the proposed token taken whatever the bases answered), TOKEN_FROM_COUNTER_ONLY,
+ * GRANTS_ONLY_BASIS (run with NO_PROPOSAL: every round on the record path), NO_EXTEND_OWNER_CHECK (extend.lua without its owner check: it renews whatever key is there and
  * answers 1; with SKIP_EXTEND_C, (c)'s extend assertion is left out to show the harm to (a)), NO_EXTEND_QUORUM
  * (the validity moved by a renewal that one node confirmed).
  */
@@ -211,7 +214,11 @@ next:
      the greatest node clock + 1 (the client's estimate from the clocks the last round answered, plus its margin) */
   atomic {
     a = (c == 0 -> 1 : 2 + r); start = now; answered = 0; granted = 0; refused = 0; basis = 0; n = 0;
+#ifdef NO_PROPOSAL
+    prop = 0;                                      /* the record path only */
+#else
     if :: prop = 0 :: prop = now + 1 :: prop = now + OFF + 1 fi;
+#endif
     propOf[a] = prop;
     voteStep()
   }
