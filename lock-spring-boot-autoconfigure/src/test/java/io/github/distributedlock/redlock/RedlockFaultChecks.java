@@ -114,8 +114,9 @@ final class RedlockFaultChecks {
 		assertThat(topology.servers.get(0).admin().get(RedlockTopology.PREFIX + KEY + "~token"))
 			.as("node 0's token counter, without TTL, still A's token").isEqualTo(Long.toString(a.fencingToken()));
 		LockHandle b = secondHolder(topology, second, 0);
+		// A's token may be the one its vote proposed: ahead of the clocks by up to 1 ms and a vote's way out
 		assertThat(b.fencingToken() - a.fencingToken()).as("B's token is from node 0's clock, %s ahead", jump)
-			.isGreaterThanOrEqualTo(TimeUnit.NANOSECONDS.toMicros(jump.toNanos()));
+			.isGreaterThan(TimeUnit.NANOSECONDS.toMicros(jump.minusMillis(50).toNanos()));
 		overlapFencedByTheTokens(topology, checker, a, b, 0, "node 0's clock jumped " + jump.toSeconds() + " s forward");
 	}
 
