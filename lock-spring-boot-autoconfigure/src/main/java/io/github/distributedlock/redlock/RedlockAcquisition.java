@@ -17,10 +17,10 @@ import org.jspecify.annotations.Nullable;
  * {@link RedlockClocks}); with a quorum of grants, the fencing token: the proposal if it is above the token basis of
  * every node that answered (the votes recorded it there), otherwise one more than the greatest basis, recorded
  * ({@code record.lua}) on every node that answered and, with a quorum of records on granting nodes, the token; then
- * the validity {@code lease - elapsed - drift}; held if it is at least the minimum validity. Any other outcome withdraws the
- * attempt on every node that did not refuse its vote before the round decided (those that granted, and those that
- * did not answer, which get a withdrawal marker; a node that refused holds nothing of it and runs nothing more of
- * it) and tries again within
+ * the validity {@code lease - elapsed - drift}; held if it is at least the minimum validity. Any other outcome
+ * withdraws the attempt on every node that did not refuse its vote before the round decided (those that granted,
+ * and those that did not answer, which get a withdrawal marker; a node that refused holds nothing of it and runs
+ * nothing more of it) and tries again within
  * the deadline: after a round that no node granted because other attempts hold the key, or that a quorum
  * refused for one other attempt (which then holds the lock, its vote on this attempt's granting node came
  * late), as soon as a node

@@ -33,7 +33,10 @@ final class RedlockClocks {
 
 	private static final long FRESH_NANOS = TimeUnit.MILLISECONDS.toNanos(FRESH_MILLIS);
 
-	/** The greatest node clock minus the {@link System#nanoTime()} (in µs) its round was sent at, since {@link #windowStart}. */
+	/**
+	 * The greatest node clock observed since {@link #windowStart} minus the {@link System#nanoTime()} its round was
+	 * sent at, in microseconds.
+	 */
 	private long offsetMicros;
 
 	/** The {@link System#nanoTime()} of the first observation {@link #offsetMicros} is the greatest since. */

@@ -102,7 +102,8 @@ final class RedlockCommands {
 		}
 		int quorum = this.settings.quorum();
 		long sent = System.nanoTime();
-		return NodeReplies.sendUntilDecided(this.nodes, (node, i) -> node.eval(RedlockScript.VOTE, args, attempt, lease, marks, proposed)
+		return NodeReplies.sendUntilDecided(this.nodes, (node, i) -> node
+			.eval(RedlockScript.VOTE, args, attempt, lease, marks, proposed)
 			.whenComplete((reply, failure) -> {
 				if (failure == null) {
 					answered[i] = true;

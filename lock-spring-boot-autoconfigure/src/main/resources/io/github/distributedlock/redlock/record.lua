@@ -1,5 +1,6 @@
 -- Redlock, phase 2 on one node: records the fencing token an attempt chose (one more than the greatest token basis
--- among every node that answered its vote, granting or refusing). Sent to every node that answered the vote.
+-- among every node that answered its vote, granting or refusing). Sent to every node that answered the vote, only
+-- when the token the vote proposed (vote.lua, ARGV[4]) was not above all those bases: otherwise the votes recorded it.
 -- KEYS[1]: the lock's hash on this node (see vote.lua)
 -- KEYS[2]: the key's fencing-token counter on this node (persistent, no TTL)
 -- ARGV[1]: the attempt id
