@@ -5,7 +5,7 @@
 # On a redis-server of its own (and, for Redlock and the cluster, servers of their own), in BENCH_ROUNDS rounds (3)
 # that reverse the peers' order every round: W1-W5 of every peer (JMH, sample time: throughput and latency
 # percentiles in one fork), the semaphore's S1 and S2 against Redisson, the uncontended pair's cost in turns of 500
-# pairs (with the floor with a fencing token), Redlock on 3 nodes against RedissonRedLock, and classic against
+# pairs (with the floor with a fencing token), Redlock on 3 and 5 nodes against RedissonRedLock, and classic against
 # sharded notifications on a 3-primary cluster. Every ratio is taken per round and reported as median
 # [lowest-highest]. The page says when and where it ran, the load (`uptime`) at the start and the end, and how long
 # the run took; the log goes to lock-benchmarks/target/run.log.

@@ -46,13 +46,15 @@ final class ResultsFigures {
 			}
 		}
 		if (run.redlock() != null) {
-			for (String peer : RedlockPeer.ALL) {
-				add(figures, "Redlock 3 nodes, 1 thread", peer,
-						run.redlock().figures(peer, (round) -> round.uncontended().pairsPerSecond()));
-			}
-			for (String peer : RedlockPeer.ALL) {
-				add(figures, "Redlock 3 nodes, 8 threads on 1 key", peer,
-						run.redlock().figures(peer, (round) -> round.contended().acquisitionsPerSecond()));
+			for (RedlockBenchmark.NodeRun redlock : run.redlock()) {
+				for (String peer : RedlockPeer.ALL) {
+					add(figures, "Redlock " + redlock.nodes() + " nodes, 1 thread", peer,
+							redlock.figures(peer, (round) -> round.uncontended().pairsPerSecond()));
+				}
+				for (String peer : RedlockPeer.ALL) {
+					add(figures, "Redlock " + redlock.nodes() + " nodes, 8 threads on 1 key", peer,
+							redlock.figures(peer, (round) -> round.contended().acquisitionsPerSecond()));
+				}
 			}
 		}
 		return figures;
@@ -85,7 +87,7 @@ final class ResultsFigures {
 	/**
 	 * What one uncontended lock+unlock pair costs, in wall time and in Redis's scripts, per implementation: the
 	 * floor, the floor with a fencing token, this library's scripts alone and through its client, the peers, and
-	 * Redlock on 3 nodes: where the fencing token's and Redlock's costs sit.
+	 * Redlock on 3 and 5 nodes: where the fencing token's and Redlock's costs sit.
 	 * @param run the results
 	 * @return µs per round
 	 */
@@ -102,16 +104,19 @@ final class ResultsFigures {
 			}
 		}
 		if (run.redlock() != null) {
-			for (String peer : RedlockPeer.ALL) {
-				String label = peer.equals("ours") ? "ours, store=redlock, 3 nodes" : "RedissonRedLock, 3 nodes";
-				add(figures, label, "wall time per pair",
-						run.redlock().figures(peer, (round) -> 1e6 / round.uncontended().pairsPerSecond()));
-				long micros = 0;
-				for (CommandStats node : run.redlock().counts().getOrDefault(peer, List.of())) {
-					micros += node.requestsInsideScriptMicros()[2];
+			for (RedlockBenchmark.NodeRun redlock : run.redlock()) {
+				for (String peer : RedlockPeer.ALL) {
+					String label = (peer.equals("ours") ? "ours, store=redlock, " : "RedissonRedLock, ")
+							+ redlock.nodes() + " nodes";
+					add(figures, label, "wall time per pair",
+							redlock.figures(peer, (round) -> 1e6 / round.uncontended().pairsPerSecond()));
+					long micros = 0;
+					for (CommandStats node : redlock.counts().getOrDefault(peer, List.of())) {
+						micros += node.requestsInsideScriptMicros()[2];
+					}
+					add(figures, label, "Redis time in scripts per pair",
+							List.of((double) micros / redlock.settings().pairs()));
 				}
-				add(figures, label, "Redis time in scripts per pair",
-						List.of((double) micros / run.redlock().settings().pairs()));
 			}
 		}
 		return figures;

@@ -131,10 +131,12 @@ final class ResultsPage {
 			}
 		}
 		if (run.redlock() != null) {
-			redlockRow(md, run.redlock(), "Redlock on 3 nodes, uncontended, 1 thread", "pairs/s",
-					(round) -> round.uncontended().pairsPerSecond());
-			redlockRow(md, run.redlock(), "Redlock on 3 nodes, one key, 2 instances x 4 threads", "acq/s",
-					(round) -> round.contended().acquisitionsPerSecond());
+			for (RedlockBenchmark.NodeRun redlock : run.redlock()) {
+				redlockRow(md, redlock, "Redlock on " + redlock.nodes() + " nodes, uncontended, 1 thread", "pairs/s",
+						(round) -> round.uncontended().pairsPerSecond());
+				redlockRow(md, redlock, "Redlock on " + redlock.nodes() + " nodes, one key, 2 instances x 4 threads",
+						"acq/s", (round) -> round.contended().acquisitionsPerSecond());
+			}
 		}
 		md.append("\n");
 		if (run.locks() != null && run.cost() != null) {
@@ -216,9 +218,10 @@ final class ResultsPage {
 	}
 
 	private static RedlockReport redlockReport(RunResults run) {
-		RedlockBenchmark.NodeRun redlock = run.redlock();
-		RedlockReport report = new RedlockReport(redlock.settings());
-		report.add(redlock.nodes(), redlock.rounds(), redlock.counts());
+		RedlockReport report = new RedlockReport(run.redlock().get(0).settings());
+		for (RedlockBenchmark.NodeRun redlock : run.redlock()) {
+			report.add(redlock.nodes(), redlock.rounds(), redlock.counts());
+		}
 		return report;
 	}
 

@@ -23,7 +23,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@code run.sh}: the headline run. Measures, on the Redis of {@code -Dbench.redis.port} and on servers of its own,
  * in rounds that alternate the peers' order: the lock workloads W1 to W5 of every peer ({@link LockWorkloads}),
  * the semaphore's S1 and S2 against Redisson ({@link SemaphoreRunner}), the uncontended pair's cost in turns, with
- * the floor with a fencing token ({@link UncontendedCost}), Redlock on 3 nodes against RedissonRedLock
+ * the floor with a fencing token ({@link UncontendedCost}), Redlock on 3 and 5 nodes against RedissonRedLock
  * ({@link RedlockBenchmark}) and classic against sharded notifications on a 3-primary cluster
  * ({@link ClusterNotificationRunner}); then draws the charts ({@link ResultsCharts}) and writes RESULTS.md
  * ({@link ResultsPage}). Arguments: the page's path; the charts go to {@code charts/} beside it.
@@ -80,7 +80,8 @@ public final class ResultsRunner {
 		ChaosRunner.logOnly(Level.ERROR);
 		RedlockBenchmark.Settings settings = new RedlockBenchmark.Settings(ROUNDS, 4, QUICK ? 1 : 2, QUICK ? 1 : 3,
 				QUICK ? 200 : 1000);
-		RedlockBenchmark.NodeRun redlock = timed("redlock", took, () -> RedlockBenchmark.measure(3, settings));
+		List<RedlockBenchmark.NodeRun> redlock = timed("redlock", took,
+				() -> List.of(RedlockBenchmark.measure(3, settings), RedlockBenchmark.measure(5, settings)));
 		List<ClusterNotificationRunner.ModeRun> cluster = timed("cluster", took,
 				() -> ClusterNotificationRunner.measure(3, QUICK ? 10 : 40, QUICK ? 1 : 4));
 		String loadAtEnd = uptime();
@@ -128,7 +129,7 @@ public final class ResultsRunner {
 						"microseconds (log scale)", true, false),
 				new ResultsCharts.Chart("What one uncontended lock+unlock pair costs (lower is better)",
 						rounds + ", the Redis-store peers taking turns of " + UncontendedCost.BLOCK
-								+ " pairs in one JVM, Redlock on 3 nodes of its own",
+								+ " pairs in one JVM, Redlock on 3 and 5 nodes of its own",
 						"microseconds per pair", false, true));
 		for (int i = 0; i < CHARTS.size(); i++) {
 			if (!figures.get(i).isEmpty()) {

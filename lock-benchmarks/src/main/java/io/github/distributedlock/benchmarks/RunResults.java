@@ -15,11 +15,11 @@ import org.jspecify.annotations.Nullable;
  * @param locks W1 to W5 of every peer
  * @param semaphores S1 and S2 of this library and Redisson
  * @param cost the uncontended pair's cost per peer, in turns
- * @param redlock Redlock on 3 nodes against RedissonRedLock
+ * @param redlock Redlock against RedissonRedLock, on 3 nodes, then on 5
  * @param cluster classic against sharded notifications on a cluster
  */
 record RunResults(Facts facts, LockWorkloads.@Nullable LockRun locks, @Nullable JmhResults semaphores,
-		@Nullable Cost cost, RedlockBenchmark.@Nullable NodeRun redlock,
+		@Nullable Cost cost, @Nullable List<RedlockBenchmark.NodeRun> redlock,
 		@Nullable List<ClusterNotificationRunner.ModeRun> cluster) {
 
 	/**
