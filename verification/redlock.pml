@@ -103,7 +103,7 @@ byte evictions = 0;
 byte late = 0;
 byte late_votes[NA + 1];   /* per attempt: the nodes whose vote is still on its way (bits) */
 byte late_ext[NA + 1];     /* per attempt: the nodes whose extend is still on its way (bits) */
-byte propOf[NA + 1];       /* per attempt: the token its votes proposed (a late vote carries it too) */
+byte propOf[NA + 1];       /* per attempt: the token its votes propose (its round's and its late ones) */
 byte exts = 0;             /* extend rounds so far */
 
 /* the fenced storage */
@@ -153,7 +153,7 @@ inline vote(a, n, p, g, b) {
 /* one vote of the round on node n (vote.lua), answered in time or not */
 inline voteStep() {
   if
-  :: down[n] == 0 -> vote(a, n, prop, g, b);
+  :: down[n] == 0 -> vote(a, n, propOf[a], g, b);
      if
      :: g == 1 || g == 0 ->
         answered = answered | BIT(n);
@@ -205,7 +205,7 @@ inline extendStep() {
 
 /* ---- a client: its acquisition rounds, each a new attempt id ---- */
 proctype Client(byte c) {
-  byte a, r = 0, n, g, b, start, answered, granted, refused, basis, tok, recorded, i, prop;
+  byte a, r = 0, n, g, b, start, answered, granted, refused, basis, tok, recorded, i;
   bool held;
 
 next:
@@ -215,11 +215,10 @@ next:
   atomic {
     a = (c == 0 -> 1 : 2 + r); start = now; answered = 0; granted = 0; refused = 0; basis = 0; n = 0;
 #ifdef NO_PROPOSAL
-    prop = 0;                                      /* the record path only */
+    propOf[a] = 0;                                 /* the record path only */
 #else
-    if :: prop = 0 :: prop = now + 1 :: prop = now + OFF + 1 fi;
+    if :: propOf[a] = 0 :: propOf[a] = now + 1 :: propOf[a] = now + OFF + 1 fi;
 #endif
-    propOf[a] = prop;
     voteStep()
   }
   atomic { voteStep() }
@@ -231,11 +230,11 @@ next:
     :: else -> skip
     fi;
 #ifdef PROPOSAL_UNCHECKED
-    if :: prop != 0 ->                              /* negative control: the proposal taken whatever the bases */
+    if :: propOf[a] != 0 ->                         /* negative control: the proposal taken whatever the bases */
 #else
-    if :: prop != 0 && prop > basis ->              /* above every basis answered: the votes recorded it */
+    if :: propOf[a] != 0 && propOf[a] > basis ->    /* above every basis answered: the votes recorded it */
 #endif
-       tok = prop; recorded = granted; goto validity
+       tok = propOf[a]; recorded = granted; goto validity
     :: else -> skip
     fi;
     tok = basis + 1;
@@ -326,7 +325,7 @@ withdraw:
       :: else -> skip                      /* down: counts neither way */
       fi fi
     };
-    i = 0; tok = 0; basis = 0; answered = 0; granted = 0; refused = 0; recorded = 0; start = 0; held = 0; prop = 0; r++;
+    i = 0; tok = 0; basis = 0; answered = 0; granted = 0; refused = 0; recorded = 0; start = 0; held = 0; r++;
     if
     :: c == 1 && r < NR1 -> goto next
     :: else -> a = 0; r = 0
